@@ -1,0 +1,31 @@
+import { z } from 'zod';
+
+export const Uuid = z.uuid();
+/** A calendar date `YYYY-MM-DD`. */
+export const DateOnly = z.iso.date();
+/** An instant in UTC, as the API returns it (`2026-03-02T08:00:00.000Z`). */
+export const DateTime = z.iso.datetime();
+/** An instant as a client may send it: UTC or with an offset. */
+export const DateTimeInput = z.iso.datetime({ offset: true });
+
+export const ErrorBody = z
+  .object({
+    error: z.string().describe('Stable error code, see the error catalogue.'),
+    message: z.string().optional().describe('Human-readable explanation; may change, do not match on it.'),
+    details: z
+      .object({
+        fields: z
+          .array(z.object({ path: z.string(), message: z.string() }))
+          .optional()
+          .describe('Every field problem of a 400 `invalid_request`.'),
+        reason: z.string().optional().describe('Why a 403 was answered, e.g. `destructive`.'),
+        retryAfterSec: z.number().int().optional().describe('Seconds to wait after a 429.'),
+        cycles: z
+          .array(z.object({ path: z.string(), taskIds: z.array(z.string()), taskNames: z.array(z.string()) }))
+          .optional()
+          .describe('Every cycle of a 409 `dependency_cycle`.'),
+      })
+      .catchall(z.unknown())
+      .optional(),
+  })
+  .describe('Every error: a stable code and optional details.');

@@ -1,0 +1,62 @@
+/**
+ * The error catalogue: every stable `error` code the API can answer with, its HTTP
+ * status and what it means. The server maps errors to HTTP only through this table,
+ * and a test checks it against the OpenAPI document and the spec.
+ */
+export const errorCatalogue = {
+  invalid_request: {
+    status: 400,
+    description: 'Malformed request: bad JSON, wrong content type or a field that fails validation. `details.fields` lists every problem as `{path, message}`.',
+  },
+  unauthorized: {
+    status: 401,
+    description: 'The API key is missing, invalid, revoked or expired.',
+  },
+  forbidden: {
+    status: 403,
+    description: 'The key scope or the caller\'s role does not allow this (a read-only key writing, a viewer editing, any deletion). `details.reason` says which: `insufficient_scope`, `insufficient_role`, `workspace_restricted` or `destructive`.',
+  },
+  not_found: {
+    status: 404,
+    description: 'Not found, or not visible to the caller.',
+  },
+  conflict: {
+    status: 409,
+    description: 'The request conflicts with the current state (for example a project key already used in the workspace, or a key that is locked).',
+  },
+  dependency_cycle: {
+    status: 409,
+    description: 'The dependency would close a cycle. `details.cycles` lists every cycle as `{path, taskIds, taskNames}`.',
+  },
+  payload_too_large: {
+    status: 413,
+    description: 'The request body is larger than the documented limit (`details.limitBytes`).',
+  },
+  limit_exceeded: {
+    status: 422,
+    description: 'A documented quota would be exceeded (`details.limit`).',
+  },
+  rate_limited: {
+    status: 429,
+    description: 'Rate limit exceeded. Wait `Retry-After` seconds (`details.retryAfterSec`) before retrying.',
+  },
+  server_error: {
+    status: 500,
+    description: 'Server-side fault; retry with exponential backoff.',
+  },
+  service_unavailable: {
+    status: 503,
+    description: 'The service is shutting down or its store cannot be reached; retry with exponential backoff.',
+  },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof errorCatalogue;
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[];
+
+/** One problem with a request field, as listed in `details.fields`. */
+export interface FieldProblem {
+  /** Dotted path into the request (`body.name`, `query.limit`, `createTasks[3].durationMin`). */
+  path: string;
+  message: string;
+}

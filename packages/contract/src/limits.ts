@@ -1,0 +1,21 @@
+/** Documented limits, shared by validation, the server and the docs. */
+export const limits = {
+  /** Read requests (GET) per API key in any sliding 60 s window. */
+  readRequestsPerMinute: 240,
+  /** Write requests (POST, PUT, PATCH, DELETE) per API key in any sliding 60 s window. */
+  writeRequestsPerMinute: 60,
+  rateLimitWindowMs: 60_000,
+  /** Largest accepted request body; larger bodies get 413 `payload_too_large`. */
+  requestBodyMaxBytes: 4 * 1024 * 1024,
+  changesPerChangeSet: 1000,
+  webhooksPerWorkspace: 50,
+  taskPageSizeMax: 500,
+  taskPageSizeDefault: 100,
+  nameMaxLength: 200,
+  descriptionMaxLength: 20_000,
+  /** Project keys: 2-5 letters or digits, starting with a letter. */
+  projectKeyPattern: /^[A-Za-z][A-Za-z0-9]{1,4}$/,
+} as const;
+
+/** The API version: `info.version` of the OpenAPI document and `apiVersion` of every event. */
+export const API_VERSION = '2026-10-01';

@@ -1,0 +1,90 @@
+import { z } from 'zod';
+import { DateOnly, DateTime, Uuid } from '../common.js';
+import { limits } from '../limits.js';
+import { ProjectRole } from './members.js';
+import { Conflict, Dependency, PlanTask } from './tasks.js';
+
+export const ScheduleFrom = z.enum(['forward', 'backward']);
+
+export const Project = z.object({
+  id: Uuid,
+  workspaceId: Uuid,
+  key: z.string().describe('Project key; task keys are `<key>-<number>`.'),
+  keyLocked: z.boolean().describe('True once the first task exists: task keys are derived from the project key, so it can no longer change.'),
+  name: z.string(),
+  description: z.string().nullable(),
+  startDate: DateOnly,
+  calendarId: Uuid.nullable(),
+  currency: z.string(),
+  scheduleFrom: ScheduleFrom,
+  deadline: DateOnly.nullable(),
+  color: z.string().nullable(),
+  settings: z.record(z.string(), z.unknown()),
+  archivedAt: DateTime.nullable(),
+  createdBy: Uuid.nullable(),
+  createdAt: DateTime,
+  updatedAt: DateTime,
+});
+export type Project = z.infer<typeof Project>;
+
+export const ProjectListItem = Project.extend({
+  workspaceName: z.string(),
+  role: ProjectRole.describe("The caller's effective role on the project."),
+  taskCount: z.number().int(),
+  finishAt: DateTime.describe('Latest task finish; the project start when it has no tasks.'),
+});
+export type ProjectListItem = z.infer<typeof ProjectListItem>;
+
+const name = z.string().trim().min(1).max(limits.nameMaxLength);
+const projectKey = z
+  .string()
+  .regex(limits.projectKeyPattern, '2-5 letters or digits, starting with a letter')
+  .transform((key) => key.toUpperCase());
+const currency = z
+  .string()
+  .regex(/^[A-Za-z]{3}$/, 'an ISO 4217 code such as USD')
+  .transform((code) => code.toUpperCase());
+const color = z.string().max(32);
+const description = z.string().max(limits.descriptionMaxLength);
+
+export const ProjectCreate = z.object({
+  name,
+  workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
+  key: projectKey.optional().describe('Derived from the name when omitted; stored upper-case.'),
+  description: description.nullable().optional(),
+  startDate: DateOnly.optional().describe('Defaults to today (UTC).'),
+  deadline: DateOnly.nullable().optional(),
+  currency: currency.optional().describe('Defaults to USD.'),
+  scheduleFrom: ScheduleFrom.optional().describe('Defaults to `forward`; `backward` needs a `deadline`.'),
+  color: color.nullable().optional(),
+});
+
+export const ProjectPatch = z.object({
+  name: name.optional(),
+  key: projectKey.optional().describe('Accepted only while `keyLocked` is false.'),
+  description: description.nullable().optional(),
+  startDate: DateOnly.optional(),
+  deadline: DateOnly.nullable().optional(),
+  currency: currency.optional(),
+  scheduleFrom: ScheduleFrom.optional(),
+  color: color.nullable().optional(),
+  archived: z.boolean().optional().describe('true archives the project (owners only); false restores it.'),
+});
+
+export const ProjectListQuery = z.object({
+  archived: z.literal('1').optional().describe('`1` includes archived projects.'),
+});
+
+export const ProjectResponse = z.object({ project: Project });
+export const ProjectList = z.object({ projects: z.array(ProjectListItem) });
+export const ProjectPatchResult = z.object({
+  project: Project,
+  conflicts: z.array(Conflict),
+  rescheduled: z.boolean().describe('True when the schedule was recalculated because start date, calendar or direction changed.'),
+});
+export const FullProject = z.object({
+  project: Project,
+  tasks: z.array(PlanTask),
+  dependencies: z.array(Dependency),
+});
+export type FullProject = z.infer<typeof FullProject>;

@@ -1,0 +1,92 @@
+import { parseArgs } from 'node:util';
+import { systemClock } from '../clock.js';
+import { ConfigError, loadConfig } from '../config.js';
+import { AppError } from '../domain/errors.js';
+import { serve } from '../main.js';
+import { openStore } from '../store/open-store.js';
+import { commands, UsageError, type Command } from './commands.js';
+
+const exitCodes = { usage: 2, failed: 1 } as const;
+
+function usage(): string {
+  const lines = ['Usage: gantry <command> [options] [--json]', '', 'Commands:', '  serve                   start the HTTP API (what npm start runs)', '  migrate                 apply pending store migrations'];
+  for (const [name, command] of Object.entries(commands)) {
+    const options = Object.entries(command.options)
+      .map(([option, spec]) => (spec.required ? `--${option} ${spec.choices?.join('|') ?? option.toUpperCase()}` : `[--${option} ${option.toUpperCase()}]`))
+      .join(' ');
+    lines.push(`  ${name.padEnd(22)}  ${command.summary}`, `      ${options}`);
+  }
+  lines.push('', 'The store is chosen by the environment (DATA_DIR, or DATABASE_URL for PostgreSQL), as for the server.');
+  return lines.join('\n');
+}
+
+function parseCommand(command: Command, args: string[]): Record<string, string | undefined> {
+  const { values: parsed } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: { ...Object.fromEntries(Object.entries(command.options).map(([name, spec]) => [name, { type: spec.type }])), json: { type: 'boolean' } },
+  });
+  const values = parsed as Record<string, string | boolean | undefined>;
+  const problems: string[] = [];
+  for (const [name, spec] of Object.entries(command.options)) {
+    const value = values[name];
+    if (spec.required && (value === undefined || value === '')) problems.push(`--${name} is required (${spec.help})`);
+    if (typeof value === 'string' && spec.choices && !spec.choices.includes(value)) {
+      problems.push(`--${name} must be one of ${spec.choices.join(', ')}`);
+    }
+  }
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+  return values as Record<string, string | undefined>;
+}
+
+/** Runs one CLI invocation; resolves to the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const [first, second, ...rest] = argv;
+  const json = argv.includes('--json');
+  const print = (payload: unknown, text: string) => console.log(json ? JSON.stringify(payload) : text);
+  try {
+    if (!first || first === 'help' || first === '--help' || first === '-h') {
+      console.log(usage());
+      return first ? 0 : exitCodes.usage;
+    }
+    const config = loadConfig(process.env);
+    if (first === 'serve') {
+      await serve(config);
+      return -1;
+    }
+    if (first === 'migrate') {
+      const { store, applied } = await openStore(config);
+      await store.close();
+      print({ applied }, applied.length > 0 ? `applied: ${applied.join(', ')}` : 'the store is up to date');
+      return 0;
+    }
+    const command = commands[`${first} ${second ?? ''}`];
+    if (!command) throw new UsageError(`unknown command: ${[first, second].filter(Boolean).join(' ')}\n\n${usage()}`);
+    const values = parseCommand(command, rest);
+    const { store } = await openStore(config);
+    try {
+      const result = await command.run({ store, clock: systemClock, baseUrl: config.baseUrl }, values);
+      print(result.json, result.text);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
+      console.error(`gantry: ${error.message}`);
+      return exitCodes.usage;
+    }
+    if (error instanceof ConfigError) {
+      console.error(`gantry: ${error.message}`);
+      return exitCodes.usage;
+    }
+    if (error instanceof AppError) {
+      if (json) console.error(JSON.stringify({ error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) }));
+      else console.error(`gantry: ${error.message}`);
+      return error.code === 'invalid_request' ? exitCodes.usage : exitCodes.failed;
+    }
+    console.error(`gantry: ${error instanceof Error ? error.message : String(error)}`);
+    return exitCodes.failed;
+  }
+}

@@ -1,0 +1,105 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+const flag = z
+  .enum(['', '0', '1', 'true', 'false'])
+  .optional()
+  .transform((value) => value === '1' || value === 'true');
+
+const positiveInt = (fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const parsed = Number(value);
+      if (!Number.isInteger(parsed) || parsed <= 0) {
+        ctx.addIssue({ code: 'custom', message: 'must be a positive whole number' });
+        return z.NEVER;
+      }
+      return parsed;
+    });
+
+const EnvSchema = z.object({
+  PORT: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return 3000;
+      const port = Number(value);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) {
+        ctx.addIssue({ code: 'custom', message: 'must be a port number 0-65535 (0 = any free port)' });
+        return z.NEVER;
+      }
+      return port;
+    }),
+  HOST: z.string().optional().default('127.0.0.1'),
+  BASE_URL: z.url({ message: 'must be an absolute URL such as https://gantry.example.com' }).optional(),
+  DATA_DIR: z.string().optional().default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset it to use the embedded SQLite store)')
+    .optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  GANTRY_WEBHOOK_ALLOW_PRIVATE: flag,
+  GANTRY_WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return [0, 60, 300, 1800, 7200, 43200];
+      const delays = value.split(',').map((part) => Number(part.trim()));
+      if (delays.some((delay) => !Number.isFinite(delay) || delay < 0)) {
+        ctx.addIssue({ code: 'custom', message: 'must be comma-separated seconds, e.g. 0,60,300' });
+        return z.NEVER;
+      }
+      return delays;
+    }),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
+  GANTRY_RATE_LIMIT_READS: positiveInt(240),
+  GANTRY_RATE_LIMIT_WRITES: positiveInt(60),
+});
+
+/** Everything the service reads from its environment, parsed once at start-up. */
+export interface Config {
+  port: number;
+  host: string;
+  baseUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  webhookAllowPrivate: boolean;
+  webhookRetryDelaysSec: readonly number[];
+  logLevel: string;
+  rateLimits: { readsPerMinute: number; writesPerMinute: number };
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/**
+ * Parses the environment into a frozen Config. Lists every problem at once, each with
+ * the variable it concerns; `process.env` is read nowhere else.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const e = parsed.data;
+  return Object.freeze({
+    port: e.PORT,
+    host: e.HOST,
+    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    dataDir: path.resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    smtpUrl: e.SMTP_URL,
+    webhookAllowPrivate: e.GANTRY_WEBHOOK_ALLOW_PRIVATE,
+    webhookRetryDelaysSec: Object.freeze(e.GANTRY_WEBHOOK_RETRY_DELAYS),
+    logLevel: e.LOG_LEVEL,
+    rateLimits: Object.freeze({ readsPerMinute: e.GANTRY_RATE_LIMIT_READS, writesPerMinute: e.GANTRY_RATE_LIMIT_WRITES }),
+  });
+}

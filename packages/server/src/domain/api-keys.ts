@@ -1,0 +1,108 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Scope } from '@gantry/contract';
+import type { Actor, DomainContext } from './context.js';
+import { nowIso } from './context.js';
+import { invalid, notFound } from './errors.js';
+import { displayName, normalizeEmail } from './users.js';
+
+export const API_KEY_PREFIX = 'gnt_';
+
+/** `read`/`write`, or their OAuth-style aliases `service:read`/`service:write`. */
+export function parseScope(value: string): Scope | null {
+  const scope = value.startsWith('service:') ? value.slice('service:'.length) : value;
+  return scope === 'read' || scope === 'write' ? scope : null;
+}
+
+function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export interface ApiKeyInfo {
+  id: string;
+  name: string | null;
+  prefix: string;
+  scope: Scope;
+  workspaceId: string | null;
+  expiresAt: string | null;
+  createdAt: string;
+}
+
+export interface CreateApiKeyInput {
+  email: string;
+  scope: string;
+  workspaceId?: string | null;
+  expiresAt?: string | null;
+  name?: string | null;
+}
+
+/**
+ * Issues a key: `gnt_` + 32 random bytes (base64url). Only its SHA-256 is stored — the
+ * key carries 256 bits of entropy, so a fast hash is safe — and the key is returned
+ * once, here.
+ */
+export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput): Promise<{ key: string; apiKey: ApiKeyInfo }> {
+  const scope = parseScope(input.scope);
+  const fields = [];
+  if (!scope) fields.push({ path: 'scope', message: 'must be read, write, service:read or service:write' });
+  let expiresAt: string | null = null;
+  if (input.expiresAt) {
+    const parsed = new Date(input.expiresAt);
+    if (Number.isNaN(parsed.getTime())) fields.push({ path: 'expires', message: 'must be an ISO 8601 date or date-time' });
+    else expiresAt = parsed.toISOString();
+  }
+  if (!scope || fields.length > 0) throw invalid(fields);
+
+  const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');
+  const now = nowIso(ctx);
+  const apiKey: ApiKeyInfo = {
+    id: randomUUID(),
+    name: input.name?.trim() || null,
+    prefix: key.slice(0, API_KEY_PREFIX.length + 4),
+    scope,
+    workspaceId: input.workspaceId ?? null,
+    expiresAt,
+    createdAt: now,
+  };
+  await ctx.store.transaction(async (tx) => {
+    const user = await tx.users.findByEmail(normalizeEmail(input.email));
+    if (!user) throw notFound(`user ${input.email}`);
+    if (apiKey.workspaceId && !(await tx.workspaces.findMembership(apiKey.workspaceId, user.id))) {
+      throw notFound(`workspace ${apiKey.workspaceId} for ${user.email}`);
+    }
+    await tx.apiKeys.insert({
+      id: apiKey.id,
+      user_id: user.id,
+      name: apiKey.name,
+      token_hash: hashToken(key),
+      token_prefix: apiKey.prefix,
+      scope,
+      workspace_id: apiKey.workspaceId,
+      expires_at: expiresAt,
+      revoked_at: null,
+      created_at: now,
+    });
+  });
+  return { key, apiKey };
+}
+
+/** Revokes a key at once; revoking twice is harmless. */
+export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void> {
+  const found = await ctx.store.q.apiKeys.findById(id);
+  if (!found) throw notFound(`API key ${id}`);
+  await ctx.store.q.apiKeys.revoke(id, nowIso(ctx));
+}
+
+/** The actor a presented token acts as, or null when it is unknown, revoked or expired. */
+export async function authenticateApiKey(ctx: DomainContext, token: string): Promise<Actor | null> {
+  if (!token.startsWith(API_KEY_PREFIX)) return null;
+  const found = await ctx.store.q.apiKeys.findByHashWithUser(hashToken(token));
+  if (!found || found.revoked_at !== null) return null;
+  if (found.expires_at !== null && found.expires_at <= nowIso(ctx)) return null;
+  return {
+    userId: found.user_id,
+    name: displayName({ name: found.user_name, email: found.email }),
+    scope: found.scope,
+    workspaceId: found.workspace_id,
+    apiKeyId: found.id,
+  };
+}

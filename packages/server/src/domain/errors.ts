@@ -1,0 +1,39 @@
+import { errorCatalogue, type ErrorCode, type FieldProblem } from '@gantry/contract';
+
+/**
+ * An error meant for the caller: a stable code from the catalogue, a safe message and
+ * optional details. Adapters map it to their protocol in one place each; anything that
+ * is not an AppError is a bug and is reported as `server_error` without its message.
+ */
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+
+  get status(): number {
+    return errorCatalogue[this.code].status;
+  }
+}
+
+export function invalid(fields: FieldProblem[]): AppError {
+  return new AppError('invalid_request', fields.map((field) => `${field.path}: ${field.message}`).join('; '), { fields });
+}
+
+export function notFound(what = 'resource'): AppError {
+  return new AppError('not_found', `${what} not found`);
+}
+
+export type ForbiddenReason = 'insufficient_scope' | 'insufficient_role' | 'workspace_restricted' | 'destructive';
+
+export function forbidden(reason: ForbiddenReason, message: string): AppError {
+  return new AppError('forbidden', message, { reason });
+}
+
+export function conflict(message: string, fields?: FieldProblem[]): AppError {
+  return new AppError('conflict', message, fields ? { fields } : undefined);
+}

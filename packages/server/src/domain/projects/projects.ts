@@ -1,0 +1,183 @@
+import { randomUUID } from 'node:crypto';
+import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, ProjectPatch } from '@gantry/contract';
+import type { z } from 'zod';
+import type { ProjectRow, Queries } from '../../store/store.js';
+import { nowIso, type Actor, type DomainContext } from '../context.js';
+import { conflict, forbidden, invalid, notFound } from '../errors.js';
+import { appendEvents } from '../outbox.js';
+import { effectiveProjectRole, requireProject } from '../permissions.js';
+import { deriveProjectKey, firstFreeKey } from './project-key.js';
+import { projectStartAt } from './project-schedule.js';
+
+export function presentProject(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    key: row.key,
+    keyLocked: row.key_locked === 1,
+    name: row.name,
+    description: row.description,
+    startDate: row.start_date,
+    calendarId: row.calendar_id,
+    currency: row.currency,
+    scheduleFrom: row.schedule_from,
+    deadline: row.deadline,
+    color: row.color,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    archivedAt: row.archived_at,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Projects the actor can see, oldest first; archived ones only when asked for. */
+export async function listProjects(ctx: DomainContext, actor: Actor, options: { includeArchived: boolean }): Promise<ProjectListItem[]> {
+  const rows = await ctx.store.q.projects.listVisible(actor.userId, { workspaceId: actor.workspaceId, includeArchived: options.includeArchived });
+  return rows.flatMap(({ workspace_name, workspace_role, direct_role, ...row }) => {
+    const role = effectiveProjectRole(workspace_role, direct_role);
+    if (!role) return [];
+    return [{ ...presentProject(row), workspaceName: workspace_name, role, taskCount: row.task_count, finishAt: row.finish_at }];
+  });
+}
+
+export async function getFullProject(ctx: DomainContext, actor: Actor, projectId: string): Promise<FullProject> {
+  const { project } = await requireProject(ctx, actor, projectId, 'viewer');
+  return { project: presentProject(project), tasks: [], dependencies: [] };
+}
+
+function today(ctx: DomainContext): string {
+  return nowIso(ctx).slice(0, 10);
+}
+
+/** The workspace a new project goes to: the one asked for, else the key's, else the personal one. */
+async function targetWorkspace(tx: Queries, actor: Actor, requested: string | undefined): Promise<string> {
+  const workspaceId = requested ?? actor.workspaceId ?? (await tx.workspaces.findPersonal(actor.userId))?.id;
+  if (!workspaceId || !(await tx.workspaces.findMembership(workspaceId, actor.userId))) throw notFound('workspace');
+  if (actor.workspaceId !== null && workspaceId !== actor.workspaceId) {
+    throw forbidden('workspace_restricted', 'this API key is restricted to another workspace');
+  }
+  return workspaceId;
+}
+
+/** Creates a project; the creator becomes a direct owner. Emits `project.created`. */
+export async function createProject(ctx: DomainContext, actor: Actor, input: z.output<typeof ProjectCreate>): Promise<Project> {
+  const scheduleFrom = input.scheduleFrom ?? 'forward';
+  if (scheduleFrom === 'backward' && !input.deadline) {
+    throw invalid([{ path: 'deadline', message: 'is required when scheduleFrom is backward (the schedule is anchored at it)' }]);
+  }
+  const now = nowIso(ctx);
+  const row = await ctx.store.transaction(async (tx) => {
+    const workspaceId = await targetWorkspace(tx, actor, input.workspaceId);
+    let key = input.key;
+    if (key) {
+      if (await tx.projects.keyExists(workspaceId, key)) {
+        throw conflict(`project key ${key} is already used in this workspace`, [{ path: 'key', message: 'already used in this workspace' }]);
+      }
+    } else {
+      const base = deriveProjectKey(input.name);
+      key = firstFreeKey(base, new Set(await tx.projects.keysStartingWith(workspaceId, base.slice(0, 3))));
+    }
+    const startDate = input.startDate ?? today(ctx);
+    const created: ProjectRow = {
+      id: randomUUID(),
+      workspace_id: workspaceId,
+      key,
+      key_locked: 0,
+      name: input.name,
+      description: input.description ?? null,
+      start_date: startDate,
+      calendar_id: null,
+      currency: input.currency ?? 'USD',
+      schedule_from: scheduleFrom,
+      deadline: input.deadline ?? null,
+      color: input.color ?? null,
+      settings: '{}',
+      archived_at: null,
+      created_by: actor.userId,
+      created_at: now,
+      updated_at: now,
+      finish_at: projectStartAt(startDate),
+      task_count: 0,
+      next_task_number: 1,
+    };
+    await tx.projects.insert(created);
+    await tx.projects.putMember({ project_id: created.id, user_id: actor.userId, role: 'owner', created_at: now });
+    await appendEvents(tx, actor, now, [
+      { type: 'project.created', workspaceId, projectId: created.id, data: { project: presentProject(created), source: 'blank' } },
+    ]);
+    return created;
+  });
+  return presentProject(row);
+}
+
+const patchableColumns = {
+  name: 'name',
+  key: 'key',
+  description: 'description',
+  startDate: 'start_date',
+  deadline: 'deadline',
+  currency: 'currency',
+  scheduleFrom: 'schedule_from',
+  color: 'color',
+} as const satisfies Partial<Record<keyof Project, keyof ProjectRow>>;
+
+/** Changes that move the schedule: the anchor dates and the direction. */
+function needsReschedule(changed: Set<string>, scheduleFrom: 'forward' | 'backward'): boolean {
+  return changed.has('startDate') || changed.has('scheduleFrom') || (scheduleFrom === 'backward' && changed.has('deadline'));
+}
+
+/**
+ * Updates project fields (editors and owners; archiving and restoring need the owner).
+ * Only fields sent change; emits `project.updated` with `{field: {from, to}}` when
+ * something did.
+ */
+export async function updateProject(
+  ctx: DomainContext,
+  actor: Actor,
+  projectId: string,
+  patch: z.output<typeof ProjectPatch>,
+): Promise<{ project: Project; conflicts: Conflict[]; rescheduled: boolean }> {
+  await requireProject(ctx, actor, projectId, patch.archived === undefined ? 'editor' : 'owner');
+  const now = nowIso(ctx);
+  return ctx.store.transaction(async (tx) => {
+    await tx.projects.lockForWrite(projectId);
+    const current = await tx.projects.findById(projectId);
+    if (!current) throw notFound('project');
+    const next: ProjectRow = { ...current };
+    for (const [field, column] of Object.entries(patchableColumns)) {
+      const value = patch[field as keyof typeof patchableColumns];
+      if (value !== undefined) (next as Record<string, unknown>)[column] = value;
+    }
+    if (patch.archived !== undefined && patch.archived !== (current.archived_at !== null)) {
+      next.archived_at = patch.archived ? now : null;
+    }
+
+    const before = presentProject(current);
+    const after = presentProject(next);
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const field of Object.keys(after) as (keyof Project)[]) {
+      if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = { from: before[field], to: after[field] };
+    }
+    if (Object.keys(changes).length === 0) return { project: before, conflicts: [], rescheduled: false };
+
+    if (next.schedule_from === 'backward' && !next.deadline) {
+      throw invalid([{ path: 'deadline', message: 'is required while scheduleFrom is backward (the schedule is anchored at it)' }]);
+    }
+    if (changes.key) {
+      if (current.key_locked === 1) throw conflict('the project key is locked: task keys already use it', [{ path: 'key', message: 'locked' }]);
+      if (await tx.projects.keyExists(current.workspace_id, next.key)) {
+        throw conflict(`project key ${next.key} is already used in this workspace`, [{ path: 'key', message: 'already used in this workspace' }]);
+      }
+    }
+    const rescheduled = needsReschedule(new Set(Object.keys(changes)), next.schedule_from);
+    if (rescheduled && next.task_count === 0) next.finish_at = projectStartAt(next.start_date);
+    next.updated_at = now;
+    await tx.projects.update(projectId, next);
+    const project = presentProject(next);
+    await appendEvents(tx, actor, now, [
+      { type: 'project.updated', workspaceId: next.workspace_id, projectId, data: { project, changes, reason: 'edit' } },
+    ]);
+    return { project, conflicts: [], rescheduled };
+  });
+}

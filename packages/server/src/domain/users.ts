@@ -1,0 +1,68 @@
+import { randomUUID } from 'node:crypto';
+import type { User } from '@gantry/contract';
+import type { UserRow } from '../store/store.js';
+import { nowIso, type DomainContext } from './context.js';
+import { conflict, invalid } from './errors.js';
+import { hashPassword } from './passwords.js';
+
+export interface CreateUserInput {
+  email: string;
+  name?: string | null;
+  password?: string | null;
+  locale?: string;
+}
+
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function presentUser(row: Pick<UserRow, 'id' | 'email' | 'name' | 'avatar_url' | 'locale' | 'email_verified'>): User {
+  return {
+    id: row.id,
+    email: row.email,
+    name: row.name,
+    avatarUrl: row.avatar_url,
+    locale: row.locale,
+    emailVerified: row.email_verified === 1,
+  };
+}
+
+/** The name people see: the user's name, else the e-mail address. */
+export function displayName(row: Pick<UserRow, 'name' | 'email'>): string {
+  return row.name ?? row.email;
+}
+
+/** Creates the user and the user's personal workspace (owned by the user) in one transaction. */
+export async function createUser(ctx: DomainContext, input: CreateUserInput): Promise<User> {
+  const email = normalizeEmail(input.email);
+  const fields = [];
+  if (!emailPattern.test(email)) fields.push({ path: 'email', message: 'must be an e-mail address' });
+  if (input.password !== undefined && input.password !== null && input.password.length < 8) {
+    fields.push({ path: 'password', message: 'must have at least 8 characters' });
+  }
+  if (fields.length > 0) throw invalid(fields);
+
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  const now = nowIso(ctx);
+  const row: UserRow = {
+    id: randomUUID(),
+    email,
+    name: input.name?.trim() || null,
+    avatar_url: null,
+    locale: input.locale ?? 'en',
+    email_verified: 0,
+    password_hash: passwordHash,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.store.transaction(async (tx) => {
+    if (await tx.users.findByEmail(email)) throw conflict(`a user with e-mail ${email} already exists`, [{ path: 'email', message: 'already registered' }]);
+    await tx.users.insert(row);
+    const workspaceId = randomUUID();
+    await tx.workspaces.insert({ id: workspaceId, name: 'Personal', is_personal: 1, created_by: row.id, created_at: now, updated_at: now });
+    await tx.workspaces.putMember({ workspace_id: workspaceId, user_id: row.id, role: 'owner', created_at: now });
+  });
+  return presentUser(row);
+}

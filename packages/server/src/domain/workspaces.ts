@@ -1,0 +1,42 @@
+import { randomUUID } from 'node:crypto';
+import type { Workspace, WorkspaceRole } from '@gantry/contract';
+import type { Actor, DomainContext } from './context.js';
+import { nowIso } from './context.js';
+import { invalid, notFound } from './errors.js';
+import { normalizeEmail } from './users.js';
+
+/** The caller's workspaces with the caller's role; a restricted key sees only its own. */
+export async function listWorkspaces(ctx: DomainContext, actor: Actor): Promise<Workspace[]> {
+  const rows = await ctx.store.q.workspaces.listForUser(actor.userId, actor.workspaceId);
+  return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, personal: row.is_personal === 1 }));
+}
+
+/** Creates a shared workspace owned by the user with that e-mail (operator command). */
+export async function createWorkspace(ctx: DomainContext, input: { ownerEmail: string; name: string }): Promise<Workspace> {
+  const name = input.name.trim();
+  if (!name) throw invalid([{ path: 'name', message: 'must not be empty' }]);
+  const now = nowIso(ctx);
+  const id = randomUUID();
+  await ctx.store.transaction(async (tx) => {
+    const owner = await tx.users.findByEmail(normalizeEmail(input.ownerEmail));
+    if (!owner) throw notFound(`user ${input.ownerEmail}`);
+    await tx.workspaces.insert({ id, name, is_personal: 0, created_by: owner.id, created_at: now, updated_at: now });
+    await tx.workspaces.putMember({ workspace_id: id, user_id: owner.id, role: 'owner', created_at: now });
+  });
+  return { id, name, role: 'owner', personal: false };
+}
+
+/** Adds a person to a workspace, or changes their role (operator command). */
+export async function addWorkspaceMember(
+  ctx: DomainContext,
+  input: { workspaceId: string; email: string; role: WorkspaceRole },
+): Promise<void> {
+  const now = nowIso(ctx);
+  await ctx.store.transaction(async (tx) => {
+    const workspace = await tx.workspaces.findById(input.workspaceId);
+    if (!workspace) throw notFound(`workspace ${input.workspaceId}`);
+    const user = await tx.users.findByEmail(normalizeEmail(input.email));
+    if (!user) throw notFound(`user ${input.email}`);
+    await tx.workspaces.putMember({ workspace_id: workspace.id, user_id: user.id, role: input.role, created_at: now });
+  });
+}

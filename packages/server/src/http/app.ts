@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { limits } from '@gantry/contract';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import type { DomainContext } from '../domain/context.js';
+import { AppError, forbidden } from '../domain/errors.js';
+import type { Store } from '../store/store.js';
+import { AuditLog } from './audit-log.js';
+import { authenticate } from './auth.js';
+import { installErrorHandler } from './error-handler.js';
+import type { RouteDeps } from './register-route.js';
+import { accountRoutes } from './routes/account.js';
+import { projectRoutes } from './routes/projects.js';
+import { systemRoutes } from './routes/system.js';
+import { SlidingWindowLimiter } from './sliding-window-limiter.js';
+
+export interface AppDeps {
+  config: Config;
+  store: Store;
+  clock: Clock;
+  logger: FastifyBaseLogger;
+}
+
+/** Paths of projects and tasks: deleting them is never allowed through keys. */
+const destructivePath = /^\/api\/projects(\/[^/]+(\/tasks(\/[^/]+)?)?)?\/?$/;
+const requestIdPattern = /^[\w.:-]{1,128}$/;
+
+/**
+ * Builds the HTTP app without listening: the REST API, health and OpenAPI routes, with
+ * authentication, rate limits, the audit log and the error mapping wired in.
+ */
+export function buildApp(deps: AppDeps): FastifyInstance {
+  const ctx: DomainContext = { store: deps.store, clock: deps.clock, baseUrl: deps.config.baseUrl };
+  const app = Fastify({
+    loggerInstance: deps.logger,
+    bodyLimit: limits.requestBodyMaxBytes,
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
+    },
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+
+  // JSON only: anything else is answered 400 with the content-type named.
+  app.removeContentTypeParser('text/plain');
+
+  const routeDeps: RouteDeps = {
+    ctx,
+    limiters: {
+      reads: new SlidingWindowLimiter(deps.config.rateLimits.readsPerMinute, limits.rateLimitWindowMs, deps.clock),
+      writes: new SlidingWindowLimiter(deps.config.rateLimits.writesPerMinute, limits.rateLimitWindowMs, deps.clock),
+    },
+  };
+  const audit = new AuditLog(deps.store, deps.logger);
+
+  app.decorateRequest('actor', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const actor = request.actor;
+    if (!actor?.apiKeyId) return;
+    audit.record({
+      apiKeyId: actor.apiKeyId,
+      userId: actor.userId,
+      method: request.method,
+      path: request.url.split('?')[0] ?? request.url,
+      status: reply.statusCode,
+      requestId: request.id,
+      durationMs: Math.round(reply.elapsedTime),
+      at: deps.clock.now().toISOString(),
+    });
+  });
+  app.addHook('onClose', async () => audit.close());
+
+  installErrorHandler(app, limits.requestBodyMaxBytes);
+  app.setNotFoundHandler(async (request) => {
+    if (request.method === 'DELETE' && destructivePath.test(request.url.split('?')[0] ?? '')) {
+      await authenticate(ctx, request);
+      throw forbidden('destructive', 'projects and tasks cannot be deleted through the API; delete them in the web app');
+    }
+    throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
+  });
+
+  systemRoutes(app, ctx);
+  accountRoutes(app, routeDeps);
+  projectRoutes(app, routeDeps);
+  return app;
+}

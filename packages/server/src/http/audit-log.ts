@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Store } from '../store/store.js';
+
+export interface AuditEntry {
+  apiKeyId: string;
+  userId: string;
+  method: string;
+  path: string;
+  status: number;
+  requestId: string;
+  durationMs: number;
+  at: string;
+}
+
+/**
+ * Records every authenticated call. Entries are written in batches (every 200 ms or
+ * 500 entries) so that logging a read never costs the read a write transaction;
+ * `flush()` on shutdown writes the rest.
+ */
+export class AuditLog {
+  private pending: AuditEntry[] = [];
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: FastifyBaseLogger,
+    intervalMs = 200,
+    private readonly batchSize = 500,
+  ) {
+    this.timer = setInterval(() => void this.flush(), intervalMs);
+    this.timer.unref();
+  }
+
+  record(entry: AuditEntry): void {
+    this.pending.push(entry);
+    if (this.pending.length >= this.batchSize) void this.flush();
+  }
+
+  /** Writes everything recorded so far; resolves when it is stored. */
+  flush(): Promise<void> {
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(async () => {
+      if (batch.length === 0) return;
+      try {
+        await this.store.q.apiKeys.insertAuditEntries(
+          batch.map((entry) => ({
+            id: randomUUID(),
+            api_key_id: entry.apiKeyId,
+            user_id: entry.userId,
+            method: entry.method,
+            path: entry.path,
+            status: entry.status,
+            request_id: entry.requestId,
+            duration_ms: entry.durationMs,
+            created_at: entry.at,
+          })),
+        );
+      } catch (error) {
+        this.log.error({ err: error, lost: batch.length }, 'could not write audit log entries');
+      }
+    });
+    return this.flushing;
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    await this.flush();
+  }
+}

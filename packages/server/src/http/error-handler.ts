@@ -1,0 +1,37 @@
+import { errorCatalogue } from '@gantry/contract';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError, invalid } from '../domain/errors.js';
+
+/** Fastify's own client errors (body parsing, size), translated to our catalogue. */
+function fromFastify(error: FastifyError): AppError | null {
+  if (error.statusCode === 413) {
+    return new AppError('payload_too_large', error.message, { limitBytes: undefined });
+  }
+  if (error.statusCode === 415) {
+    return invalid([{ path: 'headers.content-type', message: 'request bodies must be sent as application/json' }]);
+  }
+  if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+    return invalid([{ path: 'body', message: error.message }]);
+  }
+  return null;
+}
+
+/**
+ * The one place that turns an error into a response body. Anything that is not an
+ * AppError or a known client error is a bug: logged with the request id, answered as
+ * `server_error` without its message.
+ */
+export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number): void {
+  app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
+    let appError = error instanceof AppError ? error : fromFastify(error);
+    if (appError?.code === 'payload_too_large') {
+      appError = new AppError('payload_too_large', `request bodies are limited to ${bodyLimitBytes} bytes`, { limitBytes: bodyLimitBytes });
+    }
+    if (!appError) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.code(errorCatalogue.server_error.status).send({ error: 'server_error' });
+    }
+    if (appError.status >= 500) request.log.error({ err: error }, appError.message);
+    return reply.code(appError.status).send({ error: appError.code, message: appError.message, ...(appError.details ? { details: appError.details } : {}) });
+  });
+}

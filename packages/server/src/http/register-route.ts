@@ -1,0 +1,62 @@
+import type { RouteDef } from '@gantry/contract';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { Actor, DomainContext } from '../domain/context.js';
+import { invalid, notFound } from '../domain/errors.js';
+import { authenticate, enforceRateLimit, requireScope, type RateLimiters } from './auth.js';
+import { fieldProblems } from './problems.js';
+
+type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+export interface RouteInput<D extends RouteDef> {
+  actor: Actor;
+  params: Output<NonNullable<D['params']>>;
+  query: Output<NonNullable<D['query']>>;
+  body: NonNullable<D['body']> extends { schema: infer B } ? Output<B> : undefined;
+  request: FastifyRequest;
+}
+
+export type RouteHandler<D extends RouteDef> = (input: RouteInput<D>) => Promise<z.input<D['response']['schema']>>;
+
+export interface RouteDeps {
+  ctx: DomainContext;
+  limiters: RateLimiters;
+}
+
+/**
+ * Binds a handler to an operation of the contract. Before the handler runs: the key is
+ * authenticated (401), counted against its rate limit (429) and checked for the
+ * operation's scope (403) — all before the body is even parsed; then path ids that are
+ * not UUIDs are 404 and every parameter, query and body problem is one 400.
+ */
+export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: RouteDeps, def: D, handler: RouteHandler<D>): void {
+  app.route({
+    method: def.method,
+    url: def.path.replace(/\{(\w+)\}/g, ':$1'),
+    onRequest: async (request, reply) => {
+      const actor = await authenticate(deps.ctx, request);
+      enforceRateLimit(deps.limiters, actor, request, reply);
+      requireScope(actor, def.scope);
+    },
+    handler: async (request, reply) => {
+      const params = def.params?.safeParse(request.params);
+      if (params && !params.success) throw notFound();
+
+      const problems = [];
+      const query = def.query?.safeParse(request.query ?? {});
+      if (query && !query.success) problems.push(...fieldProblems(query.error, 'query'));
+      const body = def.body?.schema.safeParse(request.body ?? {});
+      if (body && !body.success) problems.push(...fieldProblems(body.error, 'body'));
+      if (problems.length > 0) throw invalid(problems);
+
+      const result = await handler({
+        actor: request.actor as Actor,
+        params: params?.data,
+        query: query?.data,
+        body: body?.data,
+        request,
+      } as RouteInput<D>);
+      return reply.code(def.response.status).send(result);
+    },
+  });
+}

@@ -1,0 +1,20 @@
+import { buildOpenApiDocument, routes } from '@gantry/contract';
+import type { FastifyInstance } from 'fastify';
+import type { DomainContext } from '../../domain/context.js';
+
+/** Public routes: liveness with store reachability, and the OpenAPI document. */
+export function systemRoutes(app: FastifyInstance, ctx: DomainContext): void {
+  const openApi = JSON.stringify(buildOpenApiDocument(Object.values(routes), ctx.baseUrl));
+
+  app.get('/healthz', async (request, reply) => {
+    try {
+      await ctx.store.ping();
+      return { status: 'ok', store: { dialect: ctx.store.dialect, reachable: true } };
+    } catch (error) {
+      request.log.warn({ err: error }, 'health check: store unreachable');
+      return reply.code(503).send({ status: 'unavailable', store: { dialect: ctx.store.dialect, reachable: false } });
+    }
+  });
+
+  app.get('/api/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));
+}

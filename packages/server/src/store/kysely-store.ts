@@ -1,0 +1,46 @@
+import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
+import { migrations } from './migrations/index.js';
+import { apiKeyQueries } from './queries/api-keys.js';
+import { eventQueries } from './queries/events.js';
+import type { Dialect, Executor } from './queries/executor.js';
+import { projectQueries } from './queries/projects.js';
+import { userQueries } from './queries/users.js';
+import { workspaceQueries } from './queries/workspaces.js';
+import type { Database } from './schema.js';
+import type { Queries, Store } from './store.js';
+
+function queriesFor(db: Executor, dialect: Dialect): Queries {
+  return {
+    users: userQueries(db),
+    workspaces: workspaceQueries(db),
+    projects: projectQueries(db, dialect),
+    apiKeys: apiKeyQueries(db),
+    events: eventQueries(db),
+  };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => migrations };
+
+/** Applies every pending migration; returns the names applied. Throws on the first failure. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error instanceof Error ? error : new Error(String(error));
+  return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+/** The Store over a Kysely instance; the dialect files only build that instance. */
+export function createKyselyStore(db: Kysely<Database>, dialect: Dialect, onClose: () => Promise<void> = async () => {}): Store {
+  return {
+    dialect,
+    q: queriesFor(db, dialect),
+    transaction: (work) => db.transaction().execute((trx) => work(queriesFor(trx, dialect))),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+      await onClose();
+    },
+  };
+}

@@ -1,0 +1,24 @@
+import { openPostgres } from './dialects/postgres.js';
+import { openSqlite } from './dialects/sqlite.js';
+import { createKyselyStore, migrateToLatest } from './kysely-store.js';
+import type { Store } from './store.js';
+
+export interface StoreOptions {
+  dataDir: string;
+  databaseUrl: string | undefined;
+}
+
+/**
+ * Opens PostgreSQL when `databaseUrl` is set, else the embedded SQLite file, and
+ * applies pending migrations (they are idempotent, so every process may do it).
+ */
+export async function openStore(options: StoreOptions): Promise<{ store: Store; applied: string[] }> {
+  const db = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  try {
+    const applied = await migrateToLatest(db);
+    return { store: createKyselyStore(db, options.databaseUrl ? 'postgres' : 'sqlite'), applied };
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

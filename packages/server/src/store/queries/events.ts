@@ -1,0 +1,22 @@
+import type { Insertable, Selectable } from 'kysely';
+import type { EventsTable } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export type EventRow = Selectable<EventsTable>;
+
+export function eventQueries(db: Executor) {
+  return {
+    async insert(rows: Insertable<EventsTable>[]): Promise<void> {
+      if (rows.length > 0) await db.insertInto('events').values(rows).execute();
+    },
+    listForProject(projectId: string): Promise<EventRow[]> {
+      return db
+        .selectFrom('events')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { ProjectMembersTable, ProjectsTable } from '../schema.js';
+import type { Dialect, Executor } from './executor.js';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+export type ProjectMemberRow = Selectable<ProjectMembersTable>;
+
+/** A project with the two roles that decide what a given user may do with it. */
+export type ProjectAccessRow = ProjectRow & {
+  workspace_role: 'owner' | 'admin' | 'member' | null;
+  direct_role: 'owner' | 'editor' | 'viewer' | null;
+};
+
+export function projectQueries(db: Executor, dialect: Dialect) {
+  function withAccess(userId: string) {
+    return db
+      .selectFrom('projects as p')
+      .leftJoin('workspace_members as wm', (join) =>
+        join.onRef('wm.workspace_id', '=', 'p.workspace_id').on('wm.user_id', '=', userId),
+      )
+      .leftJoin('project_members as pm', (join) =>
+        join.onRef('pm.project_id', '=', 'p.id').on('pm.user_id', '=', userId),
+      )
+      .selectAll('p')
+      .select(['wm.role as workspace_role', 'pm.role as direct_role']);
+  }
+
+  return {
+    async insert(row: Insertable<ProjectsTable>): Promise<void> {
+      await db.insertInto('projects').values(row).execute();
+    },
+    async update(id: string, changes: Updateable<ProjectsTable>): Promise<void> {
+      await db.updateTable('projects').set(changes).where('id', '=', id).execute();
+    },
+    findById(id: string): Promise<ProjectRow | undefined> {
+      return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+    /** The project and the user's roles on it; undefined when the project does not exist. */
+    findWithAccess(id: string, userId: string): Promise<ProjectAccessRow | undefined> {
+      return withAccess(userId).where('p.id', '=', id).executeTakeFirst();
+    },
+    /**
+     * Serialises writes to one project until the transaction ends: a row lock on
+     * PostgreSQL; SQLite already has a single writer.
+     */
+    async lockForWrite(id: string): Promise<void> {
+      if (dialect === 'postgres') {
+        await db.selectFrom('projects').select('id').where('id', '=', id).forUpdate().execute();
+      }
+    },
+    async keyExists(workspaceId: string, key: string): Promise<boolean> {
+      const row = await db
+        .selectFrom('projects')
+        .select('id')
+        .where('workspace_id', '=', workspaceId)
+        .where('key', '=', key)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+    /** Keys in the workspace starting with `prefix`, to pick a free derived key. */
+    async keysStartingWith(workspaceId: string, prefix: string): Promise<string[]> {
+      const rows = await db
+        .selectFrom('projects')
+        .select('key')
+        .where('workspace_id', '=', workspaceId)
+        .where('key', 'like', `${prefix}%`)
+        .execute();
+      return rows.map((row) => row.key);
+    },
+    /** Projects the user reaches through a workspace membership or a direct grant. */
+    listVisible(userId: string, options: { workspaceId: string | null; includeArchived: boolean }) {
+      let query = withAccess(userId)
+        .innerJoin('workspaces as w', 'w.id', 'p.workspace_id')
+        .select('w.name as workspace_name')
+        .where((eb) => eb.or([eb('wm.user_id', 'is not', null), eb('pm.user_id', 'is not', null)]));
+      if (options.workspaceId) query = query.where('p.workspace_id', '=', options.workspaceId);
+      if (!options.includeArchived) query = query.where('p.archived_at', 'is', null);
+      return query.orderBy('p.created_at').orderBy('p.id').execute();
+    },
+    async putMember(row: Insertable<ProjectMembersTable>): Promise<void> {
+      await db
+        .insertInto('project_members')
+        .values(row)
+        .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role: row.role }))
+        .execute();
+    },
+    /**
+     * Everyone with access: direct members and members of the project's workspace, one
+     * row per person with both grants (either may be null).
+     */
+    listPeople(projectId: string, workspaceId: string) {
+      return db
+        .selectFrom('users as u')
+        .leftJoin('project_members as pm', (join) =>
+          join.onRef('pm.user_id', '=', 'u.id').on('pm.project_id', '=', projectId),
+        )
+        .leftJoin('workspace_members as wm', (join) =>
+          join.onRef('wm.user_id', '=', 'u.id').on('wm.workspace_id', '=', workspaceId),
+        )
+        .select([
+          'u.id',
+          'u.name',
+          'u.email',
+          'u.avatar_url',
+          'pm.role as direct_role',
+          'pm.created_at as direct_since',
+          'wm.role as workspace_role',
+          'wm.created_at as workspace_since',
+        ])
+        .where((eb) => eb.or([eb('pm.user_id', 'is not', null), eb('wm.user_id', 'is not', null)]))
+        .orderBy('u.email')
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The store interface the domain depends on: query modules over either a connection
+ * or a transaction. Only `store/` knows Kysely, SQL and the drivers.
+ */
+import type { ApiKeyRow } from './queries/api-keys.js';
+import type { apiKeyQueries } from './queries/api-keys.js';
+import type { Dialect } from './queries/executor.js';
+import type { eventQueries, EventRow } from './queries/events.js';
+import type { ProjectAccessRow, projectQueries, ProjectRow } from './queries/projects.js';
+import type { userQueries, UserRow } from './queries/users.js';
+import type { WorkspaceRow, workspaceQueries } from './queries/workspaces.js';
+
+export interface Queries {
+  users: ReturnType<typeof userQueries>;
+  workspaces: ReturnType<typeof workspaceQueries>;
+  projects: ReturnType<typeof projectQueries>;
+  apiKeys: ReturnType<typeof apiKeyQueries>;
+  events: ReturnType<typeof eventQueries>;
+}
+
+export interface Store {
+  readonly dialect: Dialect;
+  /** Queries outside a transaction: each statement commits on its own. */
+  readonly q: Queries;
+  /** Runs `work` in one transaction: all of it commits, or none of it on a throw. */
+  transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+  /** Throws when the database cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type { ApiKeyRow, Dialect, EventRow, ProjectAccessRow, ProjectRow, UserRow, WorkspaceRow };
+export type { Database, Flag } from './schema.js';
