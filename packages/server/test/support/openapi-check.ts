@@ -1,0 +1,50 @@
+import { buildOpenApiDocument, routes } from '@gantry/contract';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { ValidateFunction } from 'ajv';
+
+type Operation = { responses: Record<string, { content?: { 'application/json': { schema: { $ref: string } } } }> };
+type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+
+export const openApiDocument = buildOpenApiDocument(Object.values(routes), 'http://localhost:3000') as unknown as Doc;
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+addFormats(ajv);
+ajv.addSchema({ $id: 'doc', components: openApiDocument.components });
+
+const templates = Object.keys(openApiDocument.paths).map((template) => ({
+  template,
+  pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`),
+}));
+const cache = new Map<string, ValidateFunction>();
+
+function validatorFor(ref: string): ValidateFunction {
+  let validate = cache.get(ref);
+  if (!validate) {
+    validate = ajv.getSchema(`doc${ref}`) as ValidateFunction;
+    cache.set(ref, validate);
+  }
+  return validate;
+}
+
+/**
+ * Checks a response against the OpenAPI document: a documented route must document
+ * the status, and the body must match its schema; anything else must be an Error body.
+ * Returns the problems (empty when it matches).
+ */
+export function openApiProblems(method: string, pathname: string, status: number, body: unknown): string[] {
+  const match = templates.find(({ pattern }) => pattern.test(pathname));
+  const operation = match ? openApiDocument.paths[match.template]?.[method.toLowerCase()] : undefined;
+  let ref = '#/components/schemas/Error';
+  if (operation) {
+    const response = operation.responses[String(status)];
+    if (!response) return [`${method} ${match?.template} does not document status ${status}`];
+    ref = response.content?.['application/json'].schema.$ref ?? ref;
+  } else if (status < 400) {
+    return [];
+  }
+  const validate = validatorFor(ref);
+  if (validate(body)) return [];
+  return (validate.errors ?? []).map((error) => `${ref} ${error.instancePath} ${error.message}`);
+}

@@ -1,0 +1,129 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import type { Clock } from '../../src/clock.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
+import { openApiProblems } from './openapi-check.js';
+import { createTestStoreEnv, type TestStoreEnv } from './test-store.js';
+
+const run = promisify(execFile);
+// Vite sets BASE_URL='/' in the test process; the CLI must not inherit it.
+const { BASE_URL: _viteBaseUrl, ...inheritedEnv } = process.env;
+const gantryBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/gantry.js');
+
+/** A clock tests can move: starts at real time, `advance(ms)` jumps ahead. */
+export class ManualClock implements Clock {
+  private offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+  advance(ms: number): void {
+    this.offsetMs += ms;
+  }
+}
+
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: Record<string, unknown> | null;
+}
+
+export interface TestServer {
+  url: string;
+  store: Store;
+  config: Config;
+  clock: ManualClock;
+  app: FastifyInstance;
+  storeEnv: TestStoreEnv;
+  /** Runs the real `gantry` bin against the same store. */
+  cli(...args: string[]): Promise<CliResult>;
+  /** Sends a request; every response is checked against the OpenAPI document. */
+  request<T = Record<string, unknown>>(
+    method: string,
+    pathname: string,
+    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+  ): Promise<ApiResponse<T>>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real HTTP app on a random loopback port over a fresh store (SQLite, or
+ * PostgreSQL when TEST_DATABASE_URL is set).
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const storeEnv = await createTestStoreEnv();
+  const processEnv = { ...storeEnv.env, LOG_LEVEL: 'silent', ...env };
+  const config = loadConfig({ ...processEnv, PORT: '0', HOST: '127.0.0.1' });
+  const { store } = await openStore(config);
+  const clock = new ManualClock();
+  const app = buildApp({ config, store, clock, logger: createLogger('silent') });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+
+  return {
+    url: address,
+    store,
+    config,
+    clock,
+    app,
+    storeEnv,
+    async cli(...args) {
+      try {
+        const { stdout, stderr } = await run(process.execPath, [gantryBin, ...args], { env: { ...inheritedEnv, ...processEnv } });
+        return { code: 0, stdout, stderr, json: args.includes('--json') ? (JSON.parse(stdout) as Record<string, unknown>) : null };
+      } catch (error) {
+        const failed = error as { code: number; stdout: string; stderr: string };
+        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, json: null };
+      }
+    },
+    async request(method, pathname, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.key) headers.authorization = `Bearer ${options.key}`;
+      let body: string | undefined = options.rawBody;
+      if (options.body !== undefined) {
+        body = JSON.stringify(options.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const response = await fetch(`${address}${pathname}`, { method, headers, body });
+      const text = await response.text();
+      const parsed = text ? JSON.parse(text) : null;
+      expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);
+      expect(openApiProblems(method, pathname.split('?')[0] as string, response.status, parsed), `${method} ${pathname} → ${response.status} ${text.slice(0, 300)}`).toEqual([]);
+      return { status: response.status, headers: response.headers, body: parsed };
+    },
+    async close() {
+      await app.close();
+      await store.close();
+      await storeEnv.drop();
+    },
+  };
+}
+
+/** Provisions a user and a key through the CLI, returning the key and ids. */
+export async function provisionUser(
+  server: TestServer,
+  email: string,
+  keyOptions: string[] = ['--scope', 'write'],
+): Promise<{ userId: string; key: string; keyId: string; personalWorkspaceId: string }> {
+  const user = await server.cli('user', 'create', '--email', email, '--name', email.split('@')[0] as string, '--json');
+  expect(user.code, user.stderr).toBe(0);
+  const key = await server.cli('key', 'create', '--email', email, ...keyOptions, '--json');
+  expect(key.code, key.stderr).toBe(0);
+  const { key: token, apiKey } = key.json as { key: string; apiKey: { id: string } };
+  const workspaces = await server.request<{ workspaces: { id: string; personal: boolean }[] }>('GET', '/api/workspaces', { key: token });
+  const personal = workspaces.body.workspaces.find((workspace) => workspace.personal);
+  return { userId: (user.json as { user: { id: string } }).user.id, key: token, keyId: apiKey.id, personalWorkspaceId: personal?.id ?? '' };
+}
