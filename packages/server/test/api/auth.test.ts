@@ -18,7 +18,7 @@ describe('authentication and access', () => {
   afterAll(() => server.close());
 
   it('answers 401 unauthorized without a key, with an unknown key and with a malformed header', async () => {
-    for (const headers of [{}, { authorization: 'Bearer gnt_notarealkey' }, { authorization: 'Basic abc' }, { authorization: `Bearer ${owner.key}x` }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: 'Bearer gnt_notarealkey' }, { authorization: 'Basic abc' }, { authorization: `Bearer ${owner.key}x` }]) {
       const response = await server.request('GET', '/api/projects', { headers });
       expect(response.status).toBe(401);
       expect(response.body).toMatchObject({ error: 'unauthorized' });

@@ -1,8 +1,32 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
 import type { Database } from '../schema.js';
+
+/**
+ * Kysely prepares every statement anew; preparing costs more than running our small
+ * queries, so keep prepared statements by SQL text (bounded, oldest evicted first).
+ * Safe because Kysely's SQLite driver runs one statement at a time and we never stream.
+ */
+function withStatementCache(database: SqliteDatabase.Database, capacity = 512): KyselySqliteDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = database.prepare(sql);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      database.close();
+    },
+  };
+}
 
 /** The embedded store: one SQLite file under DATA_DIR, in WAL mode. */
 export function openSqlite(dataDir: string): Kysely<Database> {
@@ -14,5 +38,5 @@ export function openSqlite(dataDir: string): Kysely<Database> {
   database.pragma('foreign_keys = ON');
   // The CLI and a running server share the file: wait for the other writer instead of failing.
   database.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
 }
