@@ -101,12 +101,12 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
     if (def.body) requestSchemas.set(def.body.name, def.body.schema);
     responseSchemas.set(def.response.name, def.response.schema);
 
-    const responses: Record<string, JsonObject> = {
-      [def.response.status]: {
-        description: def.summary,
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.response.name}` } } },
-      },
+    const success = {
+      description: def.summary,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.response.name}` } } },
     };
+    const responses: Record<string, JsonObject> = { [def.response.status]: success };
+    if (def.response.alsoStatus) responses[def.response.alsoStatus] = success;
     const codes = new Set<ErrorCode>([
       ...commonErrors,
       ...(def.scope === 'write' ? writeErrors : []),

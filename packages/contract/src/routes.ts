@@ -11,6 +11,26 @@ import {
   ProjectPatchResult,
   ProjectResponse,
 } from './resources/projects.js';
+import {
+  AssigneesPut,
+  AssigneesResult,
+  BaselineCreate,
+  BaselineList,
+  BaselineResponse,
+  ChangeSet,
+  CommentCreate,
+  CommentList,
+  CommentResponse,
+  DependencyList,
+  DependencyWrite,
+  isChangeSet,
+  TaskCreate,
+  TaskList,
+  TaskListQuery,
+  TaskPatch,
+  TaskResponse,
+  WriteResult,
+} from './resources/tasks.js';
 import { MeResponse } from './resources/users.js';
 import { WorkspaceList } from './resources/workspaces.js';
 
@@ -38,9 +58,14 @@ export interface RouteDef<
   description?: string;
   params?: P;
   query?: Q;
-  /** Name of the request body schema in the OpenAPI components, and the schema. */
-  body?: { name: string; schema: B; required: boolean };
-  response: { status: 200 | 201; name: string; schema: R };
+  /**
+   * Name of the request body schema in the OpenAPI components, and the schema. `pick`
+   * chooses the variant to validate with when the body may take several shapes, so that
+   * problems are reported against the shape the client meant.
+   */
+  body?: { name: string; schema: B; required: boolean; pick?: (body: unknown) => z.ZodType };
+  /** The success response; `alsoStatus` documents a second success status with the same body. */
+  response: { status: 200 | 201; alsoStatus?: 200 | 201; name: string; schema: R };
   /** Error codes this operation documents beyond the ones every route can answer. */
   errors: ErrorCode[];
 }
@@ -52,6 +77,7 @@ function route<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType
 }
 
 const projectParams = z.object({ projectId: Uuid });
+const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
 
 export const routes = {
   getMe: route({
@@ -133,6 +159,161 @@ export const routes = {
     summary: 'Everyone with access to the project, with effective and direct roles (not paginated)',
     params: projectParams,
     response: { status: 200, name: 'MemberList', schema: MemberList },
+    errors: ['not_found'],
+  }),
+  listBaselines: route({
+    operationId: 'listBaselines',
+    method: 'GET',
+    path: '/api/projects/{projectId}/baseline',
+    scope: 'read',
+    tag: 'Projects',
+    summary: 'Saved baselines of the project',
+    params: projectParams,
+    response: { status: 200, name: 'BaselineList', schema: BaselineList },
+    errors: ['not_found'],
+  }),
+  saveBaseline: route({
+    operationId: 'saveBaseline',
+    method: 'POST',
+    path: '/api/projects/{projectId}/baseline',
+    scope: 'write',
+    tag: 'Projects',
+    summary: 'Save a baseline: without a name the main baseline (overwritten), with a name a named one',
+    description: 'Captures every task\'s start, finish, duration, work and cost. Emits `baseline.saved`.',
+    params: projectParams,
+    body: { name: 'BaselineCreate', schema: BaselineCreate, required: false },
+    response: { status: 201, name: 'BaselineResponse', schema: BaselineResponse },
+    errors: ['not_found'],
+  }),
+  listTasks: route({
+    operationId: 'listTasks',
+    method: 'GET',
+    path: '/api/projects/{projectId}/tasks',
+    scope: 'read',
+    tag: 'Tasks',
+    summary: 'List and search tasks, a page at a time',
+    description:
+      'Pages never skip or repeat a task, even while tasks are being added: follow `nextCursor` until it is null. `sort=-updatedAt` returns the first page only.',
+    params: projectParams,
+    query: TaskListQuery,
+    response: { status: 200, name: 'TaskList', schema: TaskList },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  createTasks: route({
+    operationId: 'createTasks',
+    method: 'POST',
+    path: '/api/projects/{projectId}/tasks',
+    scope: 'write',
+    tag: 'Tasks',
+    summary: 'Create a task (TaskCreate → 201), or apply a change set (ChangeSet → 200)',
+    description: [
+      'A body with any of `createTasks`, `updateTasks`, `createDependencies`, `deleteDependencyIds` or `fullReschedule` is a change set: every change is applied in one transaction with one recalculation; any invalid item rejects the whole set (its path, e.g. `createTasks[3].durationMin`, is in `details.fields`) and nothing is saved.',
+      'Items refer to tasks created in the same set by giving those tasks an `id` of the client\'s choosing (a UUID) and using it in `parentId`, `afterTaskId`, `beforeTaskId`, `predecessorId`, `successorId` and `updateTasks[].id`.',
+      'Send an `Idempotency-Key` header to make retries safe.',
+    ].join('\n\n'),
+    params: projectParams,
+    body: {
+      name: 'TaskCreateOrChangeSet',
+      schema: z.union([TaskCreate, ChangeSet]),
+      required: true,
+      pick: (body) => (isChangeSet(body) ? ChangeSet : TaskCreate),
+    },
+    response: { status: 201, alsoStatus: 200, name: 'WriteResult', schema: WriteResult },
+    errors: ['invalid_request', 'not_found', 'conflict', 'dependency_cycle'],
+  }),
+  getTask: route({
+    operationId: 'getTask',
+    method: 'GET',
+    path: '/api/projects/{projectId}/tasks/{taskId}',
+    scope: 'read',
+    tag: 'Tasks',
+    summary: 'One task',
+    params: taskParams,
+    response: { status: 200, name: 'TaskResponse', schema: TaskResponse },
+    errors: ['not_found'],
+  }),
+  updateTask: route({
+    operationId: 'updateTask',
+    method: 'PATCH',
+    path: '/api/projects/{projectId}/tasks/{taskId}',
+    scope: 'write',
+    tag: 'Tasks',
+    summary: 'Update a task: only the fields sent change; null clears a nullable field',
+    params: taskParams,
+    body: { name: 'TaskPatch', schema: TaskPatch, required: true },
+    response: { status: 200, name: 'WriteResult', schema: WriteResult },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+  }),
+  listComments: route({
+    operationId: 'listComments',
+    method: 'GET',
+    path: '/api/projects/{projectId}/tasks/{taskId}/comments',
+    scope: 'read',
+    tag: 'Tasks',
+    summary: 'Comments on a task, oldest first',
+    params: taskParams,
+    response: { status: 200, name: 'CommentList', schema: CommentList },
+    errors: ['not_found'],
+  }),
+  createComment: route({
+    operationId: 'createComment',
+    method: 'POST',
+    path: '/api/projects/{projectId}/tasks/{taskId}/comments',
+    scope: 'write',
+    tag: 'Tasks',
+    summary: 'Comment on a task; each mentioned member is e-mailed',
+    params: taskParams,
+    body: { name: 'CommentCreate', schema: CommentCreate, required: true },
+    response: { status: 201, name: 'CommentResponse', schema: CommentResponse },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  putAssignees: route({
+    operationId: 'putAssignees',
+    method: 'PUT',
+    path: '/api/projects/{projectId}/tasks/{taskId}/assignees',
+    scope: 'write',
+    tag: 'People',
+    summary: 'Replace the people assigned to a task',
+    description:
+      'Answers the WriteResult of the recalculation (assignments can change duration or work, per the task type) plus `task`, the task with its new `assignees`.',
+    params: taskParams,
+    body: { name: 'AssigneesPut', schema: AssigneesPut, required: true },
+    response: { status: 200, name: 'AssigneesResult', schema: AssigneesResult },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  listDependencies: route({
+    operationId: 'listDependencies',
+    method: 'GET',
+    path: '/api/projects/{projectId}/dependencies',
+    scope: 'read',
+    tag: 'Dependencies',
+    summary: 'Every dependency of the project (not paginated)',
+    params: projectParams,
+    response: { status: 200, name: 'DependencyList', schema: DependencyList },
+    errors: ['not_found'],
+  }),
+  createDependencies: route({
+    operationId: 'createDependencies',
+    method: 'POST',
+    path: '/api/projects/{projectId}/dependencies',
+    scope: 'write',
+    tag: 'Dependencies',
+    summary: 'Create dependencies, or update the type/lag of existing ones (same predecessor and successor)',
+    description: 'One DependencyCreate, or `{dependencies: DependencyCreate[]}`. A link that would close a cycle is refused with 409 `dependency_cycle` and nothing is saved.',
+    params: projectParams,
+    body: { name: 'DependencyWrite', schema: DependencyWrite, required: true },
+    response: { status: 201, name: 'WriteResult', schema: WriteResult },
+    errors: ['invalid_request', 'not_found', 'dependency_cycle'],
+  }),
+  deleteDependency: route({
+    operationId: 'deleteDependency',
+    method: 'DELETE',
+    path: '/api/projects/{projectId}/dependencies/{dependencyId}',
+    scope: 'write',
+    tag: 'Dependencies',
+    summary: 'Remove a dependency',
+    params: z.object({ projectId: Uuid, dependencyId: Uuid }),
+    response: { status: 200, name: 'WriteResult', schema: WriteResult },
     errors: ['not_found'],
   }),
 };

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DateOnly, DateTime, Uuid } from '../common.js';
 import { limits } from '../limits.js';
 import { ProjectRole } from './members.js';
-import { Conflict, Dependency, PlanTask } from './tasks.js';
+import { Baseline, Conflict, Dependency, PlanTask } from './tasks.js';
 
 export const ScheduleFrom = z.enum(['forward', 'backward']);
 
@@ -82,9 +82,33 @@ export const ProjectPatchResult = z.object({
   conflicts: z.array(Conflict),
   rescheduled: z.boolean().describe('True when the schedule was recalculated because start date, calendar or direction changed.'),
 });
+export const Resource = z.object({
+  id: Uuid,
+  userId: Uuid.nullable().describe('Null for resources without an account (from imports).'),
+  name: z.string(),
+});
+
+export const BaselineWithTasks = Baseline.extend({
+  tasks: z.array(
+    z.object({
+      taskId: Uuid,
+      startAt: DateTime.nullable(),
+      finishAt: DateTime.nullable(),
+      durationMin: z.number().int(),
+      workMin: z.number().int(),
+      costFixed: z.number(),
+    }),
+  ),
+});
+
 export const FullProject = z.object({
   project: Project,
-  tasks: z.array(PlanTask),
+  tasks: z.array(PlanTask).describe('In outline order: parents before their subtasks, siblings by sortKey.'),
   dependencies: z.array(Dependency),
+  resources: z.array(Resource).describe('Additive: who can be assigned.'),
+  assignments: z
+    .array(z.object({ taskId: Uuid, resourceId: Uuid, unitsPct: z.number().int() }))
+    .describe('Additive: who is assigned to which task.'),
+  baselines: z.array(BaselineWithTasks).describe('Additive: saved baselines with their task values, to compare with the plan.'),
 });
 export type FullProject = z.infer<typeof FullProject>;

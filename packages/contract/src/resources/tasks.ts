@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DateTime, Uuid } from '../common.js';
+import { DateTime, DateTimeInput, Uuid } from '../common.js';
+import { limits } from '../limits.js';
 
 export const TaskKind = z.enum(['summary', 'task', 'milestone']);
 export const ConstraintKind = z.enum([
@@ -97,3 +98,186 @@ export const Conflict = z
   .catchall(z.unknown())
   .describe('A scheduling conflict the engine found and kept (it never blocks the write).');
 export type Conflict = z.infer<typeof Conflict>;
+
+const nullableText = (max: number) => z.string().max(max).nullable();
+const minutes = z.number().int().min(0).max(100_000_000);
+
+/** Fields computed by the scheduler: sending them is a 400 that points to constraints. */
+const computedFieldMessage =
+  'is computed by the scheduling engine and cannot be set; pin a task with constraintKind and constraintDate (e.g. must_start_on) instead';
+const computed = z
+  .unknown()
+  .refine((value) => value === undefined, { message: computedFieldMessage })
+  .optional()
+  .describe('Computed; not settable (400).');
+const computedFields = {
+  startAt: computed,
+  finishAt: computed,
+  earlyStartAt: computed,
+  lateFinishAt: computed,
+  totalFloatMin: computed,
+  isCritical: computed,
+};
+
+/** Fields a client may set on create and on PATCH (all optional there). */
+const editableFields = {
+  name: z.string().trim().min(1).max(limits.nameMaxLength),
+  type: TaskKind.describe('`summary` is implied by having children; `milestone` has zero duration.'),
+  durationMin: minutes.describe('Working minutes.'),
+  workMin: minutes,
+  progressPct: z.number().min(0).max(100).describe('100 completes the task.'),
+  constraintKind: ConstraintKind,
+  constraintDate: DateTimeInput.nullable().describe('Required by every constraint kind except asap and alap.'),
+  deadline: DateTimeInput.nullable(),
+  calendarId: Uuid.nullable(),
+  costFixed: z.number().min(0),
+  notes: nullableText(limits.descriptionMaxLength),
+  color: nullableText(32),
+  wbs: nullableText(100),
+  externalId: nullableText(200).describe("Caller's own id; exact-match searchable."),
+  manuallyScheduled: z.boolean().describe('Additive: keeps the task at its current dates.'),
+  levelingDelayMin: minutes.describe('Additive: working minutes applied after links and constraints.'),
+  taskType: TaskType.describe('Additive.'),
+  effortDriven: z.boolean().describe('Additive.'),
+  durationOptimisticMin: minutes.nullable().describe('Additive: PERT optimistic duration.'),
+  durationPessimisticMin: minutes.nullable().describe('Additive: PERT pessimistic duration.'),
+  actualStartAt: DateTimeInput.nullable().describe('Additive: progress.'),
+  actualFinishAt: DateTimeInput.nullable().describe('Additive: progress; completes the task.'),
+};
+
+const placementFields = {
+  parentId: Uuid.nullable().describe('Parent summary task; null = top level.'),
+  afterTaskId: Uuid.nullable().describe('Insert after this sibling.'),
+  beforeTaskId: Uuid.nullable().describe('Insert before this sibling.'),
+};
+
+export const TaskCreate = z.object({
+  id: Uuid.optional().describe(
+    'Only in change sets: a client-chosen id for the new task, so other items of the same change set can refer to it (parentId, afterTaskId, beforeTaskId, dependencies, updateTasks).',
+  ),
+  ...editableFields,
+  ...placementFields,
+  parentId: placementFields.parentId.optional(),
+  afterTaskId: placementFields.afterTaskId.optional(),
+  beforeTaskId: placementFields.beforeTaskId.optional(),
+  ...computedFields,
+}).partial({ type: true, durationMin: true, workMin: true, progressPct: true, constraintKind: true, constraintDate: true, deadline: true, calendarId: true, costFixed: true, notes: true, color: true, wbs: true, externalId: true, manuallyScheduled: true, levelingDelayMin: true, taskType: true, effortDriven: true, durationOptimisticMin: true, durationPessimisticMin: true, actualStartAt: true, actualFinishAt: true });
+export type TaskCreate = z.output<typeof TaskCreate>;
+
+export const Placement = z.object(placementFields).partial();
+
+export const TaskPatch = z.object({
+  ...editableFields,
+  placement: Placement.optional().describe('Move the task: new parent and/or position among siblings.'),
+  ...computedFields,
+}).partial();
+export type TaskPatch = z.output<typeof TaskPatch>;
+
+export const DependencyCreate = z.object({
+  predecessorId: Uuid,
+  successorId: Uuid,
+  type: z.enum(['FS', 'SS', 'FF', 'SF']).default('FS'),
+  lagMin: z.number().int().min(-100_000_000).max(100_000_000).default(0).describe('Working minutes; negative = lead.'),
+});
+export type DependencyCreate = z.output<typeof DependencyCreate>;
+
+export const DependencyWrite = z.union([DependencyCreate, z.object({ dependencies: z.array(DependencyCreate).min(1).max(limits.changesPerChangeSet) })]);
+
+export const TaskUpdateItem = TaskPatch.extend({ id: Uuid });
+
+export const ChangeSet = z
+  .object({
+    createTasks: z.array(TaskCreate).default([]),
+    updateTasks: z.array(TaskUpdateItem).default([]).describe('Each item: the task id, then the PATCH fields (with `placement`).'),
+    createDependencies: z.array(DependencyCreate).default([]),
+    deleteDependencyIds: z.array(Uuid).default([]),
+    fullReschedule: z.boolean().default(false).describe('Recompute every task, not only what the changes affect.'),
+  })
+  .superRefine((set, ctx) => {
+    const count = set.createTasks.length + set.updateTasks.length + set.createDependencies.length + set.deleteDependencyIds.length;
+    if (count > limits.changesPerChangeSet) {
+      ctx.addIssue({ code: 'custom', path: [], message: `at most ${limits.changesPerChangeSet} changes per change set (got ${count})` });
+    }
+  });
+export type ChangeSet = z.output<typeof ChangeSet>;
+
+/** The keys that make a `POST …/tasks` body a change set rather than one TaskCreate. */
+export const changeSetKeys = ['createTasks', 'updateTasks', 'createDependencies', 'deleteDependencyIds', 'fullReschedule'] as const;
+
+/** Whether a `POST …/tasks` body is a change set (it has any change-set key). */
+export function isChangeSet(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && changeSetKeys.some((key) => key in body);
+}
+
+export const WriteResult = z.object({
+  tasks: z.array(PlanTask).describe('Created/updated tasks plus every task the recalculation moved.'),
+  deletedTaskIds: z.array(z.string()),
+  dependencies: z.array(Dependency),
+  deletedDependencyIds: z.array(z.string()),
+  conflicts: z.array(Conflict),
+  projectStartAt: DateTime,
+  projectFinishAt: DateTime,
+  stats: z.object({
+    taskCount: z.number().int(),
+    recomputedCount: z.number().int().describe('Tasks the scheduling engine recalculated.'),
+    savedCount: z.number().int().describe('Tasks whose stored values changed.'),
+    durationMs: z.number().int(),
+  }),
+});
+export type WriteResult = z.infer<typeof WriteResult>;
+
+export const TaskListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(limits.taskPageSizeMax).default(limits.taskPageSizeDefault),
+  cursor: z.string().max(200).optional().describe('The `nextCursor` of the previous page.'),
+  sort: z.enum(['number', '-number', '-updatedAt']).default('number').describe('`-updatedAt` returns the first page only.'),
+  externalId: z.string().max(200).optional().describe('Exact match.'),
+  q: z.string().max(200).optional().describe('Name contains, case-insensitive.'),
+  updatedSince: DateTimeInput.optional(),
+  completed: z.enum(['true', 'false']).optional(),
+});
+
+export const TaskList = z.object({ tasks: z.array(Task), nextCursor: z.string().nullable() });
+export const TaskResponse = z.object({ task: Task });
+export const DependencyList = z.object({ dependencies: z.array(Dependency) });
+
+export const Comment = z.object({
+  id: Uuid,
+  taskId: Uuid,
+  userId: Uuid,
+  authorName: z.string(),
+  authorAvatarUrl: z.string().nullable(),
+  body: z.string(),
+  mentions: z.array(z.string()),
+  createdAt: DateTime,
+  editedAt: DateTime.nullable(),
+});
+export type Comment = z.infer<typeof Comment>;
+export const CommentCreate = z.object({
+  body: z.string().trim().min(1).max(limits.descriptionMaxLength).describe('Plain text.'),
+  mentions: z.array(Uuid).max(50).default([]).describe('User ids to notify by e-mail; each must be a project member.'),
+});
+export const CommentResponse = z.object({ comment: Comment });
+export const CommentList = z.object({ comments: z.array(Comment) });
+
+export const AssigneesPut = z.object({
+  userIds: z.array(Uuid).max(100).describe('Project members; an empty list removes every member assigned.'),
+  resourceIds: z.array(Uuid).max(100).optional().describe('Replaces the assigned resources without an account (from imports); omitted = unchanged.'),
+});
+export const AssigneesResult = WriteResult.extend({
+  task: Task.describe('The task with its new assignees.'),
+});
+
+export const Baseline = z.object({
+  id: Uuid,
+  name: z.string(),
+  index: z.number().int().nullable().describe('Numbered baseline slot 1-10; null for the main baseline and for named ones.'),
+  capturedAt: DateTime,
+  capturedBy: Uuid.nullable(),
+  taskCount: z.number().int(),
+});
+export type Baseline = z.infer<typeof Baseline>;
+export const BaselineCreate = z.object({
+  name: z.string().trim().min(1).max(limits.nameMaxLength).optional().describe('Omitted: the main baseline, overwritten each time.'),
+});
+export const BaselineResponse = z.object({ baseline: Baseline });
+export const BaselineList = z.object({ baselines: z.array(Baseline) });

@@ -13,6 +13,7 @@ import type { RouteDeps } from './register-route.js';
 import { accountRoutes } from './routes/account.js';
 import { projectRoutes } from './routes/projects.js';
 import { systemRoutes } from './routes/system.js';
+import { taskRoutes } from './routes/tasks.js';
 import { SlidingWindowLimiter } from './sliding-window-limiter.js';
 
 export interface AppDeps {
@@ -88,5 +89,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   systemRoutes(app, ctx);
   accountRoutes(app, routeDeps);
   projectRoutes(app, routeDeps);
+  taskRoutes(app, routeDeps);
   return app;
 }

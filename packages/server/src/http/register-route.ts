@@ -16,7 +16,16 @@ export interface RouteInput<D extends RouteDef> {
   request: FastifyRequest;
 }
 
-export type RouteHandler<D extends RouteDef> = (input: RouteInput<D>) => Promise<z.input<D['response']['schema']>>;
+/** A response body with a success status other than the operation's default one. */
+export class WithStatus<T> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+  ) {}
+}
+
+type Body<D extends RouteDef> = z.input<D['response']['schema']>;
+export type RouteHandler<D extends RouteDef> = (input: RouteInput<D>) => Promise<Body<D> | WithStatus<Body<D>>>;
 
 export interface RouteDeps {
   ctx: DomainContext;
@@ -45,7 +54,7 @@ export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: Ro
       const problems = [];
       const query = def.query?.safeParse(request.query ?? {});
       if (query && !query.success) problems.push(...fieldProblems(query.error, 'query'));
-      const body = def.body?.schema.safeParse(request.body ?? {});
+      const body = def.body ? (def.body.pick?.(request.body) ?? def.body.schema).safeParse(request.body ?? {}) : undefined;
       if (body && !body.success) problems.push(...fieldProblems(body.error, 'body'));
       if (problems.length > 0) throw invalid(problems);
 
@@ -56,6 +65,7 @@ export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: Ro
         body: body?.data,
         request,
       } as RouteInput<D>);
+      if (result instanceof WithStatus) return reply.code(result.status).send(result.body);
       return reply.code(def.response.status).send(result);
     },
   });

@@ -1,6 +1,10 @@
 import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
 import { migrations } from './migrations/index.js';
 import { apiKeyQueries } from './queries/api-keys.js';
+import { baselineQueries } from './queries/baselines.js';
+import { outboxQueries } from './queries/outbox.js';
+import { peopleQueries } from './queries/people.js';
+import { taskQueries } from './queries/tasks.js';
 import { eventQueries } from './queries/events.js';
 import type { Dialect, Executor } from './queries/executor.js';
 import { projectQueries } from './queries/projects.js';
@@ -16,6 +20,10 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     projects: projectQueries(db, dialect),
     apiKeys: apiKeyQueries(db),
     events: eventQueries(db),
+    tasks: taskQueries(db),
+    people: peopleQueries(db),
+    baselines: baselineQueries(db),
+    outbox: outboxQueries(db),
   };
 }
 

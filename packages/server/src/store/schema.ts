@@ -106,6 +106,131 @@ export interface EventsTable {
   created_at: string;
 }
 
+export interface TasksTable {
+  id: string;
+  project_id: string;
+  number: number;
+  parent_id: string | null;
+  sort_key: string;
+  name: string;
+  type: 'summary' | 'task' | 'milestone';
+  duration_min: number;
+  work_min: number;
+  progress_pct: number;
+  constraint_kind: string;
+  constraint_date: string | null;
+  deadline: string | null;
+  calendar_id: string | null;
+  cost_fixed: number;
+  notes: string | null;
+  color: string | null;
+  wbs: string | null;
+  external_id: string | null;
+  start_at: string | null;
+  finish_at: string | null;
+  is_critical: Flag;
+  total_float_min: number | null;
+  free_float_min: number | null;
+  early_start_at: string | null;
+  early_finish_at: string | null;
+  late_start_at: string | null;
+  late_finish_at: string | null;
+  actual_start_at: string | null;
+  actual_finish_at: string | null;
+  actual_duration_min: number | null;
+  remaining_duration_min: number | null;
+  manually_scheduled: Flag;
+  manual_start_at: string | null;
+  manual_finish_at: string | null;
+  leveling_delay_min: number;
+  task_type: 'fixed_units' | 'fixed_duration' | 'fixed_work' | 'fixed_duration_and_units';
+  effort_driven: Flag;
+  duration_optimistic_min: number | null;
+  duration_pessimistic_min: number | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface DependenciesTable {
+  id: string;
+  project_id: string;
+  predecessor_id: string;
+  successor_id: string;
+  type: 'FS' | 'SS' | 'FF' | 'SF';
+  lag_min: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Who can be assigned: each project member has one; imports add ones without an account. */
+export interface ResourcesTable {
+  id: string;
+  project_id: string;
+  user_id: string | null;
+  name: string;
+  created_at: string;
+}
+
+export interface AssignmentsTable {
+  task_id: string;
+  resource_id: string;
+  project_id: string;
+  units_pct: number;
+}
+
+export interface CommentsTable {
+  id: string;
+  project_id: string;
+  task_id: string;
+  user_id: string;
+  body: string;
+  /** JSON array of user ids. */
+  mentions: string;
+  created_at: string;
+  edited_at: string | null;
+}
+
+export interface BaselinesTable {
+  id: string;
+  project_id: string;
+  name: string;
+  slot: number | null;
+  is_main: Flag;
+  captured_at: string;
+  captured_by: string | null;
+  task_count: number;
+}
+
+export interface BaselineTasksTable {
+  baseline_id: string;
+  task_id: string;
+  start_at: string | null;
+  finish_at: string | null;
+  duration_min: number;
+  work_min: number;
+  cost_fixed: number;
+}
+
+/** A POST replayed by `Idempotency-Key`: pending while `status` is null. */
+export interface IdempotencyKeysTable {
+  user_id: string;
+  key: string;
+  fingerprint: string;
+  status: number | null;
+  response: string | null;
+  created_at: string;
+}
+
+export interface MailOutboxTable {
+  id: string;
+  to_address: string;
+  subject: string;
+  body: string;
+  created_at: string;
+  sent_at: string | null;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   workspaces: WorkspacesTable;
@@ -115,6 +240,15 @@ export interface Database {
   api_keys: ApiKeysTable;
   api_audit_log: ApiAuditLogTable;
   events: EventsTable;
+  tasks: TasksTable;
+  dependencies: DependenciesTable;
+  resources: ResourcesTable;
+  assignments: AssignmentsTable;
+  comments: CommentsTable;
+  baselines: BaselinesTable;
+  baseline_tasks: BaselineTasksTable;
+  idempotency_keys: IdempotencyKeysTable;
+  mail_outbox: MailOutboxTable;
 }
 
 export type { Generated };

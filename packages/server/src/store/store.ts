@@ -4,6 +4,10 @@
  */
 import type { ApiKeyRow } from './queries/api-keys.js';
 import type { apiKeyQueries } from './queries/api-keys.js';
+import type { BaselineRow, baselineQueries, BaselineTaskRow } from './queries/baselines.js';
+import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
+import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
+import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
 import type { Dialect } from './queries/executor.js';
 import type { eventQueries, EventRow } from './queries/events.js';
 import type { ProjectAccessRow, projectQueries, ProjectRow } from './queries/projects.js';
@@ -16,6 +20,10 @@ export interface Queries {
   projects: ReturnType<typeof projectQueries>;
   apiKeys: ReturnType<typeof apiKeyQueries>;
   events: ReturnType<typeof eventQueries>;
+  tasks: ReturnType<typeof taskQueries>;
+  people: ReturnType<typeof peopleQueries>;
+  baselines: ReturnType<typeof baselineQueries>;
+  outbox: ReturnType<typeof outboxQueries>;
 }
 
 export interface Store {
@@ -29,5 +37,23 @@ export interface Store {
   close(): Promise<void>;
 }
 
-export type { ApiKeyRow, Dialect, EventRow, ProjectAccessRow, ProjectRow, UserRow, WorkspaceRow };
+export type {
+  ApiKeyRow,
+  AssignmentRow,
+  BaselineRow,
+  BaselineTaskRow,
+  CommentRow,
+  DependencyRow,
+  Dialect,
+  EventRow,
+  IdempotencyRow,
+  MailRow,
+  ProjectAccessRow,
+  ProjectRow,
+  ResourceRow,
+  TaskPageOptions,
+  TaskRow,
+  UserRow,
+  WorkspaceRow,
+};
 export type { Database, Flag } from './schema.js';

@@ -231,3 +231,23 @@ describe('error shapes and HTTP ground rules', () => {
     return cachedProjectId;
   }
 });
+
+// Spec § Errors (a server-side store outage is an error too). Its own server, started
+// after the one above is closed, so only one store exists at a time.
+describe('health when the store is gone', () => {
+  it('answers GET /healthz 503 with a catalogued error body when the store cannot be reached', async () => {
+    const broken = await startTestServer();
+    try {
+      await broken.store.close();
+      const response = await broken.request<{ error?: string }>('GET', '/healthz');
+      expect(response.status).toBe(503);
+      // Spec § Errors: all errors are JSON {error, details?} with a stable code; the
+      // catalogue's code for an unreachable store is service_unavailable.
+      expect(response.body.error).toBe('service_unavailable');
+      expect(JSON.stringify(response.body)).toMatch(/"reachable":false/);
+    } finally {
+      await broken.app.close();
+      await broken.storeEnv.drop();
+    }
+  });
+});

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, ProjectPatch } from '@gantry/contract';
 import type { z } from 'zod';
-import type { ProjectRow, Queries } from '../../store/store.js';
+import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
+import { presentBaseline } from '../planning/baselines.js';
+import { presentDependency, presentPlanTask } from '../planning/presenters.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
@@ -41,9 +43,47 @@ export async function listProjects(ctx: DomainContext, actor: Actor, options: { 
   });
 }
 
+/** Parents before their subtasks, siblings by sort key: the order of the Gantt chart. */
+function outlineOrder(rows: TaskRow[]): TaskRow[] {
+  const children = new Map<string | null, TaskRow[]>();
+  for (const row of rows) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+  const ordered: TaskRow[] = [];
+  const visit = (parentId: string | null) => {
+    const siblings = (children.get(parentId) ?? []).sort((a, b) => (a.sort_key < b.sort_key ? -1 : a.sort_key > b.sort_key ? 1 : a.number - b.number));
+    for (const row of siblings) {
+      ordered.push(row);
+      visit(row.id);
+    }
+  };
+  visit(null);
+  return ordered;
+}
+
+/** The whole plan in one read: project, tasks, dependencies, resources, assignments, baselines. */
 export async function getFullProject(ctx: DomainContext, actor: Actor, projectId: string): Promise<FullProject> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
-  return { project: presentProject(project), tasks: [], dependencies: [] };
+  const q = ctx.store.q;
+  const [tasks, dependencies, resources, assignments, baselines, baselineTasks] = await Promise.all([
+    q.tasks.listForProject(projectId),
+    q.tasks.listDependencies(projectId),
+    q.people.listResources(projectId),
+    q.people.listAssignments(projectId),
+    q.baselines.list(projectId),
+    q.baselines.listTasksOfProject(projectId),
+  ]);
+  return {
+    project: presentProject(project),
+    tasks: outlineOrder(tasks).map((row) => presentPlanTask(row, project.key)),
+    dependencies: dependencies.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)).map(presentDependency),
+    resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
+    assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
+    baselines: baselines.map((b) => ({
+      ...presentBaseline(b),
+      tasks: baselineTasks
+        .filter((t) => t.baseline_id === b.id)
+        .map((t) => ({ taskId: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed })),
+    })),
+  };
 }
 
 function today(ctx: DomainContext): string {

@@ -1,7 +1,9 @@
 import type { Migration } from 'kysely';
 import { initial } from './0001-initial.js';
+import { planning } from './0002-planning.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
+  '0002-planning': planning,
 };

@@ -1,0 +1,451 @@
+import { randomUUID } from 'node:crypto';
+import type { DependencyCreate, FieldProblem, TaskCreate, TaskPatch } from '@gantry/contract';
+import { applyProgressEdit, applyTaskEdit, type ProgressEdit, type TaskEdit } from '@gantry/engine';
+import { generateKeyBetween } from 'fractional-indexing';
+import type { AssignmentRow, DependencyRow, TaskRow } from '../../store/store.js';
+import type { Plan } from './plan.js';
+
+/** Each item carries the path of its place in the request, for `details.fields`. */
+export type Located<T> = T & { path: string };
+
+export interface AssigneeChange {
+  taskId: string;
+  /** Resource ids of the members to assign (already checked to be members). */
+  memberResourceIds: string[];
+  /** Account-less resources to assign; undefined keeps the current ones. */
+  resourceIds?: string[];
+  path: string;
+}
+
+export interface PlanChanges {
+  createTasks: Located<TaskCreate>[];
+  updateTasks: Located<TaskPatch & { id: string }>[];
+  createDependencies: Located<DependencyCreate>[];
+  deleteDependencyIds: Located<{ id: string }>[];
+  assignees?: AssigneeChange;
+  fullReschedule: boolean;
+}
+
+/** What the changes did, for the write result and the events. */
+export interface AppliedChanges {
+  createdTaskIds: string[];
+  /** Edited tasks → the API fields that changed, with their old and new values. */
+  editedTasks: Map<string, Record<string, { from: unknown; to: unknown }>>;
+  /** Created dependencies, and existing ones whose type or lag changed. */
+  writtenDependencyIds: string[];
+  deletedDependencies: DependencyRow[];
+  /** Tasks whose assignment rows (who, or their units) changed. */
+  reassignedTaskIds: Set<string>;
+}
+
+const field = (path: string, name: string) => (path ? `${path}.${name}` : name);
+
+/** Field → column for the fields a client edits directly. */
+const editableColumns = {
+  name: 'name',
+  durationMin: 'duration_min',
+  workMin: 'work_min',
+  progressPct: 'progress_pct',
+  constraintKind: 'constraint_kind',
+  constraintDate: 'constraint_date',
+  deadline: 'deadline',
+  calendarId: 'calendar_id',
+  costFixed: 'cost_fixed',
+  notes: 'notes',
+  color: 'color',
+  wbs: 'wbs',
+  externalId: 'external_id',
+  manuallyScheduled: 'manually_scheduled',
+  levelingDelayMin: 'leveling_delay_min',
+  taskType: 'task_type',
+  effortDriven: 'effort_driven',
+  durationOptimisticMin: 'duration_optimistic_min',
+  durationPessimisticMin: 'duration_pessimistic_min',
+  actualStartAt: 'actual_start_at',
+  actualFinishAt: 'actual_finish_at',
+  type: 'type',
+} as const satisfies Record<string, keyof TaskRow>;
+
+/** Columns whose change is reported in `task.updated` `data.changes`, by API name. */
+export const reportedFields: [string, keyof TaskRow][] = [
+  ...Object.entries(editableColumns),
+  ['parentId', 'parent_id'],
+  ['sortKey', 'sort_key'],
+  ['actualDurationMin', 'actual_duration_min'],
+  ['remainingDurationMin', 'remaining_duration_min'],
+];
+
+const datedConstraints = new Set([
+  'start_no_earlier_than',
+  'start_no_later_than',
+  'finish_no_earlier_than',
+  'finish_no_later_than',
+  'must_start_on',
+  'must_finish_on',
+]);
+
+const flagColumns = new Set<keyof TaskRow>(['manually_scheduled', 'effort_driven', 'is_critical']);
+
+function apiValue(column: keyof TaskRow, value: unknown): unknown {
+  return flagColumns.has(column) ? value === 1 : value;
+}
+
+function toIso(value: string | null | undefined): string | null {
+  return value ? new Date(value).toISOString() : null;
+}
+
+/**
+ * Applies a change set to the plan's working rows, checking every item; collects every
+ * problem and throws none itself — the caller turns `problems` into one 400. Placement
+ * uses fractional sort keys, so moving a task rewrites only that task.
+ */
+export class PlanEditor {
+  readonly problems: FieldProblem[] = [];
+  readonly applied: AppliedChanges = { createdTaskIds: [], editedTasks: new Map(), writtenDependencyIds: [], deletedDependencies: [], reassignedTaskIds: new Set() };
+  private readonly explicitSummaries = new Map<string, string>();
+
+  constructor(
+    private readonly plan: Plan,
+    private readonly now: string,
+    /** Ids used by tasks of other projects: a client-chosen id may not take them. */
+    private readonly foreignIds: ReadonlySet<string>,
+  ) {}
+
+  apply(changes: PlanChanges): void {
+    for (const item of changes.createTasks) this.createTask(item);
+    for (const item of changes.updateTasks) this.updateTask(item);
+    if (changes.assignees) this.assign(changes.assignees);
+    for (const item of changes.deleteDependencyIds) this.deleteDependency(item);
+    for (const item of changes.createDependencies) this.writeDependency(item);
+    this.settleTypes();
+  }
+
+  private problem(path: string, message: string): void {
+    this.problems.push({ path: path || 'body', message });
+  }
+
+  private children(parentId: string | null): TaskRow[] {
+    return [...this.plan.tasks.values()]
+      .filter((task) => task.parent_id === parentId && task.sort_key !== '')
+      .sort((a, b) => (a.sort_key < b.sort_key ? -1 : a.sort_key > b.sort_key ? 1 : a.id < b.id ? -1 : 1));
+  }
+
+  private isDescendant(taskId: string, ancestorId: string): boolean {
+    let current = this.plan.tasks.get(taskId)?.parent_id ?? null;
+    while (current) {
+      if (current === ancestorId) return true;
+      current = this.plan.tasks.get(current)?.parent_id ?? null;
+    }
+    return false;
+  }
+
+  /**
+   * Puts `task` under a parent and between siblings. `placement` fields: undefined = not
+   * given; `parentId: null` = top level.
+   */
+  private place(task: TaskRow, placement: { parentId?: string | null; afterTaskId?: string | null; beforeTaskId?: string | null }, path: string): void {
+    const { afterTaskId, beforeTaskId } = placement;
+    for (const [name, id] of [['parentId', placement.parentId], ['afterTaskId', afterTaskId], ['beforeTaskId', beforeTaskId]] as const) {
+      if (id && !this.plan.tasks.has(id)) return this.problem(field(path, name), 'no such task in this project (tasks created in the same change set must come earlier)');
+      if (id && id === task.id) return this.problem(field(path, name), 'a task cannot be placed relative to itself');
+    }
+    const anchor = afterTaskId ?? beforeTaskId;
+    let parentId = placement.parentId !== undefined ? placement.parentId : anchor ? (this.plan.tasks.get(anchor)?.parent_id ?? null) : task.sort_key ? task.parent_id : null;
+    if (placement.parentId === undefined && !anchor && task.sort_key) return; // nothing to move
+    if (parentId && (parentId === task.id || this.isDescendant(parentId, task.id))) {
+      return this.problem(field(path, 'parentId'), 'a task cannot be moved under itself or one of its own subtasks');
+    }
+    parentId ??= null;
+    for (const [name, id] of [['afterTaskId', afterTaskId], ['beforeTaskId', beforeTaskId]] as const) {
+      if (id && (this.plan.tasks.get(id)?.parent_id ?? null) !== parentId) {
+        return this.problem(field(path, name), 'must be a sibling under the same parent');
+      }
+    }
+    task.sort_key = '';
+    const siblings = this.children(parentId);
+    let lower: string | null = siblings.at(-1)?.sort_key ?? null;
+    let upper: string | null = null;
+    if (afterTaskId) {
+      const index = siblings.findIndex((s) => s.id === afterTaskId);
+      lower = siblings[index]?.sort_key ?? null;
+      upper = siblings[index + 1]?.sort_key ?? null;
+    } else if (beforeTaskId) {
+      const index = siblings.findIndex((s) => s.id === beforeTaskId);
+      upper = siblings[index]?.sort_key ?? null;
+      lower = index > 0 ? (siblings[index - 1]?.sort_key ?? null) : null;
+    }
+    task.parent_id = parentId;
+    task.sort_key = generateKeyBetween(lower, upper);
+  }
+
+  private createTask(item: Located<TaskCreate>): void {
+    const id = item.id ?? randomUUID();
+    if (this.plan.tasks.has(id) || this.foreignIds.has(id)) return this.problem(field(item.path, 'id'), 'already used by another task');
+    const project = this.plan.project;
+    const milestone = item.type === 'milestone' || (item.type === undefined && item.durationMin === 0);
+    if (item.type === 'milestone' && item.durationMin !== undefined && item.durationMin > 0) {
+      this.problem(field(item.path, 'durationMin'), 'a milestone has zero duration');
+    }
+    const row: TaskRow = {
+      id,
+      project_id: project.id,
+      number: project.next_task_number,
+      parent_id: null,
+      sort_key: '',
+      name: item.name,
+      type: milestone ? 'milestone' : 'task',
+      duration_min: item.durationMin ?? (milestone ? 0 : 480),
+      work_min: item.workMin ?? 0,
+      progress_pct: 0,
+      constraint_kind: item.constraintKind ?? (project.schedule_from === 'backward' ? 'alap' : 'asap'),
+      constraint_date: toIso(item.constraintDate),
+      deadline: toIso(item.deadline),
+      calendar_id: item.calendarId ?? null,
+      cost_fixed: item.costFixed ?? 0,
+      notes: item.notes ?? null,
+      color: item.color ?? null,
+      wbs: item.wbs ?? null,
+      external_id: item.externalId ?? null,
+      start_at: null,
+      finish_at: null,
+      is_critical: 0,
+      total_float_min: null,
+      free_float_min: null,
+      early_start_at: null,
+      early_finish_at: null,
+      late_start_at: null,
+      late_finish_at: null,
+      actual_start_at: null,
+      actual_finish_at: null,
+      actual_duration_min: null,
+      remaining_duration_min: null,
+      manually_scheduled: 0,
+      manual_start_at: null,
+      manual_finish_at: null,
+      leveling_delay_min: item.levelingDelayMin ?? 0,
+      task_type: item.taskType ?? 'fixed_units',
+      effort_driven: item.effortDriven ? 1 : 0,
+      duration_optimistic_min: item.durationOptimisticMin ?? null,
+      duration_pessimistic_min: item.durationPessimisticMin ?? null,
+      created_at: this.now,
+      updated_at: this.now,
+    };
+    if (item.type === 'summary') this.explicitSummaries.set(id, field(item.path, 'type'));
+    project.next_task_number += 1;
+    this.plan.tasks.set(id, row);
+    this.applied.createdTaskIds.push(id);
+    this.place(row, { parentId: item.parentId, afterTaskId: item.afterTaskId, beforeTaskId: item.beforeTaskId }, item.path);
+    if (!row.sort_key) this.place(row, { parentId: null }, item.path);
+    this.checkConstraint(row, item.path);
+    this.applyProgress(row, item, item.path);
+    if (item.manuallyScheduled) row.manually_scheduled = 1;
+  }
+
+  private updateTask(item: Located<TaskPatch & { id: string }>): void {
+    const row = this.plan.tasks.get(item.id);
+    if (!row) return this.problem(field(item.path, 'id'), 'no such task in this project');
+    const before = { ...row };
+
+    for (const [name, column] of Object.entries(editableColumns)) {
+      const value = (item as Record<string, unknown>)[name];
+      if (value === undefined || name === 'durationMin' || name === 'workMin' || name === 'type' || name === 'progressPct' || name === 'actualStartAt' || name === 'actualFinishAt') continue;
+      const stored = typeof value === 'boolean' ? (value ? 1 : 0) : name === 'constraintDate' || name === 'deadline' ? toIso(value as string | null) : value;
+      (row as Record<string, unknown>)[column] = stored;
+    }
+    if (item.constraintKind === 'asap' || item.constraintKind === 'alap') row.constraint_date = item.constraintDate === undefined ? null : row.constraint_date;
+
+    if (item.manuallyScheduled !== undefined && before.manually_scheduled !== row.manually_scheduled) {
+      // A task turned manual keeps the dates it has now (product decision 5).
+      row.manual_start_at = row.manually_scheduled ? before.start_at : null;
+      row.manual_finish_at = row.manually_scheduled ? before.finish_at : null;
+    }
+
+    if (item.type !== undefined) {
+      if (item.type === 'summary') this.explicitSummaries.set(row.id, field(item.path, 'type'));
+      else row.type = item.type;
+      if (item.type === 'milestone') {
+        if (item.durationMin !== undefined && item.durationMin > 0) this.problem(field(item.path, 'durationMin'), 'a milestone has zero duration');
+        row.duration_min = 0;
+      }
+    }
+    if (item.durationMin !== undefined) {
+      this.applyEffort(row, { kind: 'duration', durationMin: item.durationMin });
+      if (item.type === undefined && row.type !== 'summary') row.type = item.durationMin === 0 ? 'milestone' : 'task';
+      // A later duration edit of a manual task moves only its finish (product decision 5).
+      if (row.manually_scheduled) row.manual_finish_at = null;
+    }
+    if (item.workMin !== undefined) this.applyEffort(row, { kind: 'work', workMin: item.workMin });
+    if (item.placement) this.place(row, item.placement, field(item.path, 'placement'));
+    this.checkConstraint(row, item.path);
+    this.applyProgress(row, item, item.path);
+    this.recordEdit(before, row);
+  }
+
+  private recordEdit(before: TaskRow, after: TaskRow): void {
+    if (this.applied.createdTaskIds.includes(after.id)) return;
+    const changes = this.applied.editedTasks.get(after.id) ?? {};
+    for (const [name, column] of reportedFields) {
+      if (before[column] !== after[column]) {
+        changes[name] = { from: name in changes ? changes[name]?.from : apiValue(column, before[column]), to: apiValue(column, after[column]) };
+      }
+    }
+    if (Object.keys(changes).length > 0) this.applied.editedTasks.set(after.id, changes);
+  }
+
+  private checkConstraint(row: TaskRow, path: string): void {
+    if (datedConstraints.has(row.constraint_kind) && !row.constraint_date) {
+      this.problem(field(path, 'constraintDate'), `is required for constraintKind ${row.constraint_kind}`);
+    }
+    if (row.calendar_id) this.problem(field(path, 'calendarId'), 'no such calendar (only the project calendar exists yet)');
+  }
+
+  private assignmentsOf(taskId: string): AssignmentRow[] {
+    return this.plan.assignments.get(taskId) ?? [];
+  }
+
+  /** Duration/work/units per the task type (Microsoft Project's Work = Duration × Units). */
+  private applyEffort(row: TaskRow, edit: TaskEdit): void {
+    const assignments = this.assignmentsOf(row.id);
+    const next = applyTaskEdit(
+      {
+        taskType: row.task_type,
+        effortDriven: row.effort_driven === 1,
+        durationMin: row.duration_min,
+        workMin: row.work_min,
+        assignments: assignments.map((a) => ({ resourceId: a.resource_id, unitsPct: a.units_pct })),
+      },
+      edit,
+    );
+    row.duration_min = next.durationMin;
+    row.work_min = next.workMin;
+    if (edit.kind === 'work' && assignments.length === 0) row.work_min = edit.workMin;
+    const units = new Map(next.assignments.map((a) => [a.resourceId, a.unitsPct]));
+    const before = JSON.stringify(assignments);
+    this.plan.assignments.set(
+      row.id,
+      (edit.kind === 'assignments' ? next.assignments : assignments.map((a) => ({ resourceId: a.resource_id, unitsPct: a.units_pct }))).map((a) => ({
+        task_id: row.id,
+        resource_id: a.resourceId,
+        project_id: row.project_id,
+        units_pct: units.get(a.resourceId) ?? a.unitsPct,
+      })),
+    );
+    if (JSON.stringify(this.plan.assignments.get(row.id)) !== before) this.applied.reassignedTaskIds.add(row.id);
+  }
+
+  /** % complete and actual dates, related as Microsoft Project relates them (§5.1). */
+  private applyProgress(row: TaskRow, item: { progressPct?: number; actualStartAt?: string | null; actualFinishAt?: string | null }, path: string): void {
+    const edits: ProgressEdit[] = [];
+    if (item.actualStartAt !== undefined) edits.push({ kind: 'actualStartAt', actualStartAt: toIso(item.actualStartAt) });
+    if (item.progressPct !== undefined) {
+      edits.push({ kind: 'progressPct', progressPct: item.progressPct, scheduledStartAt: row.start_at ?? row.early_start_at, scheduledFinishAt: row.finish_at });
+    }
+    if (item.actualFinishAt !== undefined) edits.push({ kind: 'actualFinishAt', actualFinishAt: toIso(item.actualFinishAt), scheduledStartAt: row.start_at });
+    if (edits.length === 0) return;
+    if (row.type === 'summary' && this.children(row.id).length > 0) {
+      return this.problem(field(path, 'progressPct'), 'progress of a summary task rolls up from its subtasks');
+    }
+    let state = {
+      durationMin: row.duration_min,
+      progressPct: row.progress_pct,
+      actualDurationMin: row.actual_duration_min ?? 0,
+      remainingDurationMin: row.remaining_duration_min ?? row.duration_min,
+      actualStartAt: row.actual_start_at,
+      actualFinishAt: row.actual_finish_at,
+    };
+    for (const edit of edits) state = applyProgressEdit(state, edit);
+    if (state.actualStartAt && state.actualFinishAt && state.actualFinishAt < state.actualStartAt) {
+      return this.problem(field(path, 'actualFinishAt'), 'must not be before actualStartAt');
+    }
+    row.duration_min = state.durationMin;
+    row.progress_pct = state.progressPct;
+    row.actual_duration_min = state.actualDurationMin;
+    row.remaining_duration_min = state.remainingDurationMin;
+    row.actual_start_at = state.actualStartAt;
+    row.actual_finish_at = state.actualFinishAt;
+  }
+
+  private assign(change: AssigneeChange): void {
+    const row = this.plan.tasks.get(change.taskId);
+    if (!row) return this.problem('taskId', 'no such task in this project');
+    const current = this.assignmentsOf(row.id);
+    const keptUnits = new Map(current.map((a) => [a.resource_id, a.units_pct]));
+    const accountless = change.resourceIds ?? current.map((a) => a.resource_id).filter((id) => this.plan.resources.get(id)?.user_id === null);
+    change.resourceIds?.forEach((id, index) => {
+      const resource = this.plan.resources.get(id);
+      if (!resource || resource.user_id !== null) this.problem(`${change.path}resourceIds[${index}]`, 'no such resource without an account in this project');
+    });
+    const next = [...new Set([...change.memberResourceIds, ...accountless])].map((resourceId) => ({ resourceId, unitsPct: keptUnits.get(resourceId) ?? 100 }));
+    const before = { ...row };
+    const beforeNames = this.assigneeNames(row.id);
+    this.applyEffort(row, { kind: 'assignments', assignments: next });
+    this.recordEdit(before, row);
+    const afterNames = this.assigneeNames(row.id);
+    if (JSON.stringify(beforeNames) !== JSON.stringify(afterNames)) {
+      const changes = this.applied.editedTasks.get(row.id) ?? {};
+      changes.assignees = { from: beforeNames, to: afterNames };
+      this.applied.editedTasks.set(row.id, changes);
+    }
+  }
+
+  private assigneeNames(taskId: string): string[] {
+    return this.assignmentsOf(taskId)
+      .map((a) => a.resource_id)
+      .sort();
+  }
+
+  private deleteDependency(item: Located<{ id: string }>): void {
+    const row = this.plan.dependencies.get(item.id);
+    if (!row) return this.problem(item.path, 'no such dependency in this project');
+    this.plan.dependencies.delete(item.id);
+    if (this.plan.originalDependencies.has(item.id)) this.applied.deletedDependencies.push(row);
+    this.applied.writtenDependencyIds = this.applied.writtenDependencyIds.filter((id) => id !== item.id);
+  }
+
+  private writeDependency(item: Located<DependencyCreate>): void {
+    const predecessor = this.plan.tasks.get(item.predecessorId);
+    const successor = this.plan.tasks.get(item.successorId);
+    if (!predecessor) return this.problem(field(item.path, 'predecessorId'), 'no such task in this project');
+    if (!successor) return this.problem(field(item.path, 'successorId'), 'no such task in this project');
+    if (predecessor.id === successor.id) return this.problem(field(item.path, 'successorId'), 'a task cannot depend on itself');
+    if (this.isDescendant(successor.id, predecessor.id) || this.isDescendant(predecessor.id, successor.id)) {
+      return this.problem(field(item.path, 'successorId'), 'a summary task cannot be linked to one of its own subtasks');
+    }
+    const existing = [...this.plan.dependencies.values()].find((d) => d.predecessor_id === predecessor.id && d.successor_id === successor.id);
+    if (existing) {
+      if (existing.type === item.type && existing.lag_min === item.lagMin) return;
+      existing.type = item.type;
+      existing.lag_min = item.lagMin;
+      existing.updated_at = this.now;
+      if (!this.applied.writtenDependencyIds.includes(existing.id)) this.applied.writtenDependencyIds.push(existing.id);
+      return;
+    }
+    const id = randomUUID();
+    this.plan.dependencies.set(id, {
+      id,
+      project_id: this.plan.project.id,
+      predecessor_id: predecessor.id,
+      successor_id: successor.id,
+      type: item.type,
+      lag_min: item.lagMin,
+      created_at: this.now,
+      updated_at: this.now,
+    });
+    this.applied.writtenDependencyIds.push(id);
+  }
+
+  /** A task with subtasks is a summary; one without is not (an explicit `summary` on it is a 400). */
+  private settleTypes(): void {
+    const parents = new Set<string>();
+    for (const task of this.plan.tasks.values()) if (task.parent_id) parents.add(task.parent_id);
+    for (const task of this.plan.tasks.values()) {
+      const before = task.type;
+      if (parents.has(task.id)) task.type = 'summary';
+      else if (task.type === 'summary') task.type = task.duration_min === 0 ? 'milestone' : 'task';
+      if (before !== task.type && !this.applied.createdTaskIds.includes(task.id)) this.recordEdit({ ...task, type: before }, task);
+    }
+    for (const [id, path] of this.explicitSummaries) {
+      if (!parents.has(id)) this.problem(path, 'a task becomes a summary by having subtasks; add subtasks (parentId) instead');
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import type { Task } from '@gantry/contract';
+import { nowIso, type Actor, type DomainContext } from '../context.js';
+import { invalid, notFound } from '../errors.js';
+import { effectiveProjectRole, requireProject } from '../permissions.js';
+import { displayName } from '../users.js';
+import { presentTask } from './presenters.js';
+import { writePlan, type PlanWriteResult } from './write-plan.js';
+
+/**
+ * Replaces who is assigned to a task. `userIds` must be project members (each gets the
+ * project resource that stands for them, created on first use); `resourceIds` replaces
+ * the account-less resources, or keeps them when omitted. Work, duration and units follow
+ * the task type's rule through the one write path.
+ */
+export async function putAssignees(
+  ctx: DomainContext,
+  actor: Actor,
+  projectId: string,
+  taskId: string,
+  input: { userIds: string[]; resourceIds?: string[] },
+): Promise<PlanWriteResult & { task: Task }> {
+  const { project } = await requireProject(ctx, actor, projectId, 'editor');
+  if (!(await ctx.store.q.tasks.findById(projectId, taskId))) throw notFound('task');
+  const people = new Map((await ctx.store.q.projects.listPeople(project.id, project.workspace_id)).map((p) => [p.id, p]));
+  const problems = input.userIds.flatMap((userId, index) => {
+    const person = people.get(userId);
+    return person && effectiveProjectRole(person.workspace_role, person.direct_role) ? [] : [{ path: `userIds[${index}]`, message: 'is not a member of this project' }];
+  });
+  if (problems.length > 0) throw invalid(problems);
+
+  const memberResourceIds: string[] = [];
+  const result = await writePlan(
+    ctx,
+    actor,
+    projectId,
+    {
+      createTasks: [],
+      updateTasks: [],
+      createDependencies: [],
+      deleteDependencyIds: [],
+      fullReschedule: false,
+      assignees: { taskId, memberResourceIds, resourceIds: input.resourceIds, path: '' },
+    },
+    async (tx, plan) => {
+      const byUser = new Map([...plan.resources.values()].filter((r) => r.user_id).map((r) => [r.user_id as string, r]));
+      for (const userId of [...new Set(input.userIds)]) {
+        let resource = byUser.get(userId);
+        if (!resource) {
+          const person = people.get(userId);
+          resource = { id: randomUUID(), project_id: projectId, user_id: userId, name: person ? displayName(person) : userId, created_at: nowIso(ctx) };
+          await tx.people.insertResource(resource);
+          plan.resources.set(resource.id, resource);
+        }
+        memberResourceIds.push(resource.id);
+      }
+    },
+  );
+  const { plan } = result;
+  const assignments = plan.assignments.get(taskId) ?? [];
+  const row = plan.tasks.get(taskId);
+  if (!row) throw notFound('task');
+  const views = assignments.map((a) => ({ resourceId: a.resource_id, userId: plan.resources.get(a.resource_id)?.user_id ?? null, name: plan.resources.get(a.resource_id)?.name ?? '', unitsPct: a.units_pct }));
+  return { ...result, task: presentTask(row, project.key, views.sort((a, b) => a.name.localeCompare(b.name)), ctx.baseUrl) };
+}

@@ -1,0 +1,177 @@
+import type { Conflict, WriteResult } from '@gantry/contract';
+import type { ScheduleResult } from '@gantry/engine';
+import type { Queries, TaskRow } from '../../store/store.js';
+import { nowIso, type Actor, type DomainContext } from '../context.js';
+import { AppError, invalid, notFound } from '../errors.js';
+import { appendEvents, type DomainEvent } from '../outbox.js';
+import { requireProject } from '../permissions.js';
+import { PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
+import { captureBaseline } from './baselines.js';
+import { changedColumns, dayStart, loadPlan, recalculate, type Plan } from './plan.js';
+import { presentDependency, presentPlanTask, presentTask, type AssigneeView } from './presenters.js';
+
+export type PlanWriteResult = WriteResult & { plan: Plan };
+
+function assigneeViews(plan: Plan, taskId: string): AssigneeView[] {
+  return (plan.assignments.get(taskId) ?? [])
+    .map((a) => {
+      const resource = plan.resources.get(a.resource_id);
+      return { resourceId: a.resource_id, userId: resource?.user_id ?? null, name: resource?.name ?? '', unitsPct: a.units_pct };
+    })
+    .sort((a, b) => a.name.localeCompare(b.name) || a.resourceId.localeCompare(b.resourceId));
+}
+
+function datesMoved(before: TaskRow | undefined, after: TaskRow): boolean {
+  return before !== undefined && (before.start_at !== after.start_at || before.finish_at !== after.finish_at);
+}
+
+/** The events of one plan write, in the order things happened. */
+function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, saved: TaskRow[]): DomainEvent[] {
+  const { project } = plan;
+  const base = { workspaceId: project.workspace_id, projectId: project.id };
+  const task = (row: TaskRow) => presentTask(row, project.key, assigneeViews(plan, row.id), ctx.baseUrl);
+  const events: DomainEvent[] = [];
+  for (const id of applied.createdTaskIds) {
+    events.push({ ...base, type: 'task.created', data: { task: task(plan.tasks.get(id) as TaskRow) } });
+  }
+  for (const [id, changes] of applied.editedTasks) {
+    events.push({ ...base, type: 'task.updated', data: { task: task(plan.tasks.get(id) as TaskRow), changes } });
+  }
+  for (const row of saved) {
+    const before = plan.original.get(row.id);
+    if (before && before.progress_pct < 100 && row.progress_pct >= 100) events.push({ ...base, type: 'task.completed', data: { task: task(row) } });
+  }
+  for (const row of saved) {
+    const before = plan.original.get(row.id);
+    if (!before || !datesMoved(before, row)) continue;
+    events.push({
+      ...base,
+      type: 'task.dates_changed',
+      data: {
+        task: task(row),
+        cause: applied.editedTasks.has(row.id) ? 'edit' : 'reschedule',
+        previous: { startAt: before.start_at, finishAt: before.finish_at },
+      },
+    });
+  }
+  for (const id of applied.writtenDependencyIds) {
+    const dependency = plan.dependencies.get(id);
+    if (dependency) events.push({ ...base, type: 'dependency.created', data: { dependency: presentDependency(dependency) } });
+  }
+  for (const dependency of applied.deletedDependencies) {
+    events.push({ ...base, type: 'dependency.deleted', data: { dependency: presentDependency(dependency) } });
+  }
+  return events;
+}
+
+async function persist(tx: Queries, plan: Plan, applied: AppliedChanges, saved: TaskRow[]): Promise<void> {
+  const created = new Set(applied.createdTaskIds);
+  await tx.tasks.insertMany(saved.filter((row) => created.has(row.id)));
+  for (const row of saved) {
+    const before = plan.original.get(row.id);
+    if (!before) continue;
+    const changes: Partial<TaskRow> = {};
+    for (const column of changedColumns(before, row)) (changes as Record<string, unknown>)[column] = row[column];
+    await tx.tasks.update(row.id, changes);
+  }
+  for (const taskId of applied.reassignedTaskIds) await tx.people.replaceAssignments(taskId, plan.assignments.get(taskId) ?? []);
+  await tx.tasks.deleteDependencies(applied.deletedDependencies.map((d) => d.id));
+  const newDependencies = applied.writtenDependencyIds.filter((id) => !plan.originalDependencies.has(id));
+  await tx.tasks.insertDependencies(newDependencies.map((id) => plan.dependencies.get(id)).filter((d) => d !== undefined));
+  for (const id of applied.writtenDependencyIds) {
+    const dependency = plan.dependencies.get(id);
+    if (dependency && plan.originalDependencies.has(id)) {
+      await tx.tasks.updateDependency(id, { type: dependency.type, lag_min: dependency.lag_min, updated_at: dependency.updated_at });
+    }
+  }
+}
+
+function isStartingProgress(plan: Plan): boolean {
+  return [...plan.tasks.values()].some((row) => {
+    const before = plan.original.get(row.id);
+    return (row.progress_pct > 0 || row.actual_start_at !== null) && (!before || (before.progress_pct === 0 && before.actual_start_at === null));
+  });
+}
+
+/**
+ * The one write path of a plan: every task, dependency and assignment change — from a
+ * single PATCH to a 1,000-item change set — goes through here. In one transaction, with
+ * the project locked: load the plan, apply and check every change (one 400 listing all
+ * problems, nothing saved), refuse cycles (409), recalculate, save only rows whose stored
+ * values changed, append the events, and answer what moved.
+ */
+export async function writePlan(
+  ctx: DomainContext,
+  actor: Actor,
+  projectId: string,
+  changes: PlanChanges,
+  prepare?: (tx: Queries, plan: Plan) => Promise<void>,
+): Promise<PlanWriteResult> {
+  const started = performance.now();
+  await requireProject(ctx, actor, projectId, 'editor');
+  const now = nowIso(ctx);
+  return ctx.store.transaction(async (tx) => {
+    await tx.projects.lockForWrite(projectId);
+    const project = await tx.projects.findById(projectId);
+    if (!project) throw notFound('project');
+    const plan = await loadPlan(tx, project);
+    await prepare?.(tx, plan);
+
+    const clientIds = changes.createTasks.map((item) => item.id).filter((id): id is string => id !== undefined && !plan.tasks.has(id));
+    const editor = new PlanEditor(plan, now, new Set(await tx.tasks.existingIds(clientIds)));
+    editor.apply(changes);
+    if (editor.problems.length > 0) throw invalid(editor.problems);
+
+    const result: ScheduleResult = recalculate(plan);
+    if (result.cycles.length > 0) {
+      throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : `${result.cycles.length} cycles`}: ${result.cycles.map((c) => c.path).join('; ')}`, {
+        cycles: result.cycles,
+      });
+    }
+
+    const saved = [...plan.tasks.values()].filter((row) => {
+      const before = plan.original.get(row.id);
+      return !before || changedColumns(before, row).length > 0;
+    });
+    for (const row of saved) if (plan.original.has(row.id)) row.updated_at = now;
+
+    const events: DomainEvent[] = [];
+    if (isStartingProgress(plan) && (await tx.baselines.list(projectId)).length === 0) {
+      const baseline = await captureBaseline(tx, plan.project, [...plan.original.values()], { name: null, capturedBy: actor.userId, now });
+      events.push({ workspaceId: project.workspace_id, projectId, type: 'baseline.saved', data: { baseline, automatic: true } });
+    }
+    await persist(tx, plan, editor.applied, saved);
+    events.push(...planEvents(ctx, plan, editor.applied, saved));
+
+    const projectStartAt = result.projectStartAt ?? dayStart(project.start_date);
+    const projectFinishAt = result.projectFinishAt ?? projectStartAt;
+    await tx.projects.update(projectId, {
+      next_task_number: plan.project.next_task_number,
+      task_count: plan.tasks.size,
+      finish_at: projectFinishAt,
+      key_locked: plan.tasks.size > 0 ? 1 : project.key_locked,
+    });
+    await appendEvents(tx, actor, now, events);
+
+    const created = new Set(editor.applied.createdTaskIds);
+    const reported = [...plan.tasks.values()].filter((row) => created.has(row.id) || editor.applied.editedTasks.has(row.id) || saved.includes(row));
+    const conflicts: Conflict[] = result.conflicts.map((conflict) => ({ ...conflict, dependencyId: conflict.dependencyId ?? null }));
+    return {
+      plan,
+      tasks: reported.sort((a, b) => a.number - b.number).map((row) => presentPlanTask(row, project.key)),
+      deletedTaskIds: [],
+      dependencies: editor.applied.writtenDependencyIds.map((id) => plan.dependencies.get(id)).filter((d) => d !== undefined).map(presentDependency),
+      deletedDependencyIds: editor.applied.deletedDependencies.map((d) => d.id),
+      conflicts,
+      projectStartAt,
+      projectFinishAt,
+      stats: {
+        taskCount: plan.tasks.size,
+        recomputedCount: result.stats.recomputedCount,
+        savedCount: saved.length,
+        durationMs: Math.round(performance.now() - started),
+      },
+    };
+  });
+}
+

@@ -1,0 +1,80 @@
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
+import type { DependenciesTable, TasksTable } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export type TaskRow = Selectable<TasksTable>;
+export type DependencyRow = Selectable<DependenciesTable>;
+
+export interface TaskPageOptions {
+  limit: number;
+  sort: 'number' | '-number' | '-updatedAt';
+  /** For `number`: tasks after this number; for `-number`: before it. */
+  afterNumber?: number;
+  externalId?: string;
+  nameContains?: string;
+  updatedSince?: string;
+  completed?: boolean;
+}
+
+/** Rows per INSERT statement: well under both dialects' bound-parameter limits. */
+const insertChunk = 200;
+
+export function taskQueries(db: Executor) {
+  return {
+    listForProject(projectId: string): Promise<TaskRow[]> {
+      return db.selectFrom('tasks').selectAll().where('project_id', '=', projectId).execute();
+    },
+    findById(projectId: string, id: string): Promise<TaskRow | undefined> {
+      return db.selectFrom('tasks').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+    },
+    /** Which of these ids a task (of any project) already has. */
+    async existingIds(ids: string[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('tasks').select('id').where('id', 'in', ids).execute();
+      return rows.map((row) => row.id);
+    },
+    async insertMany(rows: Insertable<TasksTable>[]): Promise<void> {
+      for (let start = 0; start < rows.length; start += insertChunk) {
+        await db.insertInto('tasks').values(rows.slice(start, start + insertChunk)).execute();
+      }
+    },
+    async update(id: string, changes: Updateable<TasksTable>): Promise<void> {
+      await db.updateTable('tasks').set(changes).where('id', '=', id).execute();
+    },
+    /** One page of a project's tasks; fetches `limit + 1` rows so the caller knows whether more follow. */
+    page(projectId: string, options: TaskPageOptions): Promise<TaskRow[]> {
+      let query = db.selectFrom('tasks').selectAll().where('project_id', '=', projectId);
+      if (options.externalId !== undefined) query = query.where('external_id', '=', options.externalId);
+      if (options.nameContains !== undefined) {
+        const pattern = `%${options.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+      }
+      if (options.updatedSince !== undefined) query = query.where('updated_at', '>=', options.updatedSince);
+      if (options.completed !== undefined) query = query.where('progress_pct', options.completed ? '>=' : '<', 100);
+      if (options.sort === 'number') {
+        if (options.afterNumber !== undefined) query = query.where('number', '>', options.afterNumber);
+        query = query.orderBy('number', 'asc');
+      } else if (options.sort === '-number') {
+        if (options.afterNumber !== undefined) query = query.where('number', '<', options.afterNumber);
+        query = query.orderBy('number', 'desc');
+      } else {
+        query = query.orderBy('updated_at', 'desc').orderBy('number', 'desc');
+      }
+      return query.limit(options.limit + 1).execute();
+    },
+    listDependencies(projectId: string): Promise<DependencyRow[]> {
+      return db.selectFrom('dependencies').selectAll().where('project_id', '=', projectId).execute();
+    },
+    async insertDependencies(rows: Insertable<DependenciesTable>[]): Promise<void> {
+      for (let start = 0; start < rows.length; start += insertChunk) {
+        await db.insertInto('dependencies').values(rows.slice(start, start + insertChunk)).execute();
+      }
+    },
+    async updateDependency(id: string, changes: Updateable<DependenciesTable>): Promise<void> {
+      await db.updateTable('dependencies').set(changes).where('id', '=', id).execute();
+    },
+    async deleteDependencies(ids: string[]): Promise<void> {
+      if (ids.length > 0) await db.deleteFrom('dependencies').where('id', 'in', ids).execute();
+    },
+  };
+}

@@ -1,0 +1,224 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { User, Workspace } from '@gantry/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestStoreEnv } from '../support/test-store.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const run = promisify(execFile);
+const gantryBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/gantry.js');
+const { BASE_URL: _viteBaseUrl, ...inheritedEnv } = process.env;
+
+// architecture.md § Command line: the `gantry` bin works on the same store as the server,
+// prints JSON with --json, and exits non-zero with a clear message on bad input (usage
+// problems: exit 2).
+describe('gantry CLI', () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  describe('user create', () => {
+    it('creates a user and prints {"user": User} with --json; the API then knows the user', async () => {
+      const created = await server.cli('user', 'create', '--email', 'Ada@Example.com', '--name', 'Ada Lovelace', '--json');
+      expect(created.code, created.stderr).toBe(0);
+      expect(Object.keys(created.json ?? {})).toEqual(['user']);
+      const user = User.parse((created.json as { user: unknown }).user);
+      expect(user).toMatchObject({ email: 'ada@example.com', name: 'Ada Lovelace', emailVerified: false });
+
+      const key = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--json');
+      const me = await server.request<{ user: { id: string } }>('GET', '/api/auth/me', { key: (key.json as { key: string }).key });
+      expect(me.body.user).toEqual(user);
+    });
+
+    it('refuses a duplicate e-mail (any case) with a non-zero exit and a clear message', async () => {
+      const duplicate = await server.cli('user', 'create', '--email', 'ADA@example.com');
+      expect(duplicate.code).not.toBe(0);
+      expect(duplicate.stderr).toMatch(/ada@example\.com/i);
+      expect(duplicate.stderr).toMatch(/already/i);
+      expect(duplicate.stdout).toBe('');
+      // With --json the error is JSON on stderr.
+      const asJson = await server.cli('user', 'create', '--email', 'ada@example.com', '--json');
+      expect(asJson.code).not.toBe(0);
+      expect(JSON.parse(asJson.stderr)).toMatchObject({ error: 'conflict' });
+    });
+
+    it('refuses an invalid e-mail and a short password with exit 2', async () => {
+      const badEmail = await server.cli('user', 'create', '--email', 'not-an-email');
+      expect(badEmail.code).toBe(2);
+      expect(badEmail.stderr).toMatch(/email/);
+      const shortPassword = await server.cli('user', 'create', '--email', 'pw@example.com', '--password', 'short');
+      expect(shortPassword.code).toBe(2);
+      expect(shortPassword.stderr).toMatch(/password/);
+    });
+  });
+
+  describe('key create / key revoke', () => {
+    it('creates a key and prints {"key": "gnt_…", "apiKey": {"id": …}}', async () => {
+      const created = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'write', '--name', 'ci', '--json');
+      expect(created.code, created.stderr).toBe(0);
+      const { key, apiKey } = created.json as { key: string; apiKey: { id: string; scope: string; name: string } };
+      expect(key).toMatch(/^gnt_[A-Za-z0-9_-]{43}$/);
+      expect(apiKey).toMatchObject({ id: expect.stringMatching(/^[0-9a-f-]{36}$/), scope: 'write', name: 'ci' });
+      expect(JSON.stringify(apiKey)).not.toContain(key.slice(4));
+      const project = await server.request('POST', '/api/projects', { key, body: { name: 'From the CLI key' } });
+      expect(project.status).toBe(201);
+    });
+
+    it('prints the key on its own first line without --json', async () => {
+      const created = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read');
+      expect(created.code, created.stderr).toBe(0);
+      expect(created.stdout.split('\n')[0]).toMatch(/^gnt_[A-Za-z0-9_-]{43}$/);
+    });
+
+    it('refuses a bad --scope with exit 2, naming the allowed values', async () => {
+      const bad = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'admin');
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toMatch(/--scope/);
+      expect(bad.stderr).toMatch(/read/);
+      expect(bad.stdout).toBe('');
+    });
+
+    it('refuses a missing required option with exit 2, naming the option', async () => {
+      const noScope = await server.cli('key', 'create', '--email', 'ada@example.com');
+      expect(noScope.code).toBe(2);
+      expect(noScope.stderr).toMatch(/--scope/);
+      const noEmail = await server.cli('key', 'create', '--scope', 'read');
+      expect(noEmail.code).toBe(2);
+      expect(noEmail.stderr).toMatch(/--email/);
+      const emptyEmail = await server.cli('user', 'create', '--email', '');
+      expect(emptyEmail.code).toBe(2);
+      expect(emptyEmail.stderr).toMatch(/--email/);
+    });
+
+    it('refuses an unknown option and an invalid --expires with exit 2', async () => {
+      const unknownOption = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--colour', 'red');
+      expect(unknownOption.code).toBe(2);
+      expect(unknownOption.stderr).toMatch(/colour/);
+      const badExpiry = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--expires', 'next tuesday');
+      expect(badExpiry.code).toBe(2);
+      expect(badExpiry.stderr).toMatch(/expires/);
+    });
+
+    it('exits non-zero for a key of an unknown user', async () => {
+      const unknown = await server.cli('key', 'create', '--email', 'nobody@example.com', '--scope', 'read');
+      expect(unknown.code).not.toBe(0);
+      expect(unknown.stderr).toMatch(/nobody@example\.com/);
+    });
+
+    it('revokes a key (exit 0) and exits non-zero with a clear message for an unknown id', async () => {
+      const created = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--json');
+      const { key, apiKey } = created.json as { key: string; apiKey: { id: string } };
+      const revoked = await server.cli('key', 'revoke', '--id', apiKey.id, '--json');
+      expect(revoked.code, revoked.stderr).toBe(0);
+      expect(revoked.json).toMatchObject({ apiKey: { id: apiKey.id, revoked: true } });
+      expect((await server.request('GET', '/api/auth/me', { key })).status).toBe(401);
+
+      const unknownId = await server.cli('key', 'revoke', '--id', '00000000-0000-4000-8000-000000000000');
+      expect(unknownId.code).not.toBe(0);
+      expect(unknownId.stderr).toMatch(/not found/i);
+      // A malformed id is just as unknown: a clear "not found", not a database error.
+      const malformedId = await server.cli('key', 'revoke', '--id', 'not-a-key-id');
+      expect(malformedId.code).not.toBe(0);
+      expect(malformedId.stderr).toMatch(/not found/i);
+    });
+  });
+
+  describe('commands and usage', () => {
+    it('refuses an unknown command with exit 2 and prints the usage', async () => {
+      for (const args of [['frobnicate'], ['user', 'delete', '--email', 'ada@example.com'], ['key']]) {
+        const unknown = await server.cli(...args);
+        expect(unknown.code, args.join(' ')).toBe(2);
+        expect(unknown.stderr).toMatch(/unknown command/);
+        expect(unknown.stderr).toMatch(/Usage: gantry/);
+      }
+    });
+
+    it('prints the usage with --help (exit 0) and without a command (exit 2)', async () => {
+      const help = await server.cli('--help');
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/key create/);
+      const none = await server.cli();
+      expect(none.code).toBe(2);
+    });
+  });
+
+  describe('workspaces and members', () => {
+    it('creates a workspace and prints {"workspace": Workspace}; the owner sees it through the API', async () => {
+      const created = await server.cli('workspace', 'create', '--email', 'ada@example.com', '--name', 'Analytical Engines', '--json');
+      expect(created.code, created.stderr).toBe(0);
+      expect(Object.keys(created.json ?? {})).toEqual(['workspace']);
+      const workspace = Workspace.parse((created.json as { workspace: unknown }).workspace);
+      expect(workspace).toMatchObject({ name: 'Analytical Engines', role: 'owner', personal: false });
+
+      const key = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--json');
+      const list = await server.request<{ workspaces: unknown[] }>('GET', '/api/workspaces', { key: (key.json as { key: string }).key });
+      expect(list.body.workspaces).toContainEqual(workspace);
+
+      const unknownOwner = await server.cli('workspace', 'create', '--email', 'nobody@example.com', '--name', 'X');
+      expect(unknownOwner.code).not.toBe(0);
+      const emptyName = await server.cli('workspace', 'create', '--email', 'ada@example.com', '--name', '   ');
+      expect(emptyName.code).toBe(2);
+    });
+
+    it('refuses bad roles for workspace add-member and project add-member with exit 2', async () => {
+      const workspace = await server.cli('workspace', 'create', '--email', 'ada@example.com', '--name', 'Roles', '--json');
+      const workspaceId = (workspace.json as { workspace: { id: string } }).workspace.id;
+      expect((await server.cli('user', 'create', '--email', 'bob@example.com')).code).toBe(0);
+
+      const badWorkspaceRoles = ['owner', 'viewer', 'god'];
+      const badWorkspaceResults = await Promise.all(
+        badWorkspaceRoles.map((role) => server.cli('workspace', 'add-member', '--workspace', workspaceId, '--email', 'bob@example.com', '--role', role)),
+      );
+      badWorkspaceResults.forEach((bad, i) => {
+        expect(bad.code, badWorkspaceRoles[i]).toBe(2);
+        expect(bad.stderr).toMatch(/--role/);
+      });
+      const good = await server.cli('workspace', 'add-member', '--workspace', workspaceId, '--email', 'bob@example.com', '--role', 'member', '--json');
+      expect(good.code, good.stderr).toBe(0);
+
+      const key = (await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'write', '--json')).json as { key: string };
+      const project = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key: key.key, body: { name: 'Roles project' } });
+      const badProjectRoles = ['admin', 'member', 'boss'];
+      const badProjectResults = await Promise.all(
+        badProjectRoles.map((role) => server.cli('project', 'add-member', '--project', project.body.project.id, '--email', 'bob@example.com', '--role', role)),
+      );
+      badProjectResults.forEach((bad, i) => {
+        expect(bad.code, badProjectRoles[i]).toBe(2);
+        expect(bad.stderr).toMatch(/--role/);
+      });
+      const ok = await server.cli('project', 'add-member', '--project', project.body.project.id, '--email', 'bob@example.com', '--role', 'viewer');
+      expect(ok.code, ok.stderr).toBe(0);
+      const missingProject = await server.cli('project', 'add-member', '--project', '00000000-0000-4000-8000-000000000000', '--email', 'bob@example.com', '--role', 'viewer');
+      expect(missingProject.code).not.toBe(0);
+      expect(missingProject.stderr).toMatch(/not found/i);
+    });
+  });
+
+  describe('migrate', () => {
+    it('reports {"applied": []} on an up-to-date store', async () => {
+      const migrated = await server.cli('migrate', '--json');
+      expect(migrated.code, migrated.stderr).toBe(0);
+      expect(migrated.json).toEqual({ applied: [] });
+    });
+
+    it('applies the migrations of a fresh store and names them, then reports nothing to do', async () => {
+      const fresh = await createTestStoreEnv();
+      try {
+        const env = { ...inheritedEnv, ...fresh.env, LOG_LEVEL: 'silent' };
+        const first = await run(process.execPath, [gantryBin, 'migrate', '--json'], { env });
+        const applied = (JSON.parse(first.stdout) as { applied: string[] }).applied;
+        expect(applied.length).toBeGreaterThan(0);
+        for (const name of applied) expect(name).toBeTypeOf('string');
+        const second = await run(process.execPath, [gantryBin, 'migrate', '--json'], { env });
+        expect(JSON.parse(second.stdout)).toEqual({ applied: [] });
+      } finally {
+        await fresh.drop();
+      }
+    });
+  });
+});

@@ -1,0 +1,200 @@
+import { API_VERSION, errorCatalogue, errorCodes, routes } from '@gantry/contract';
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+type Operation = {
+  operationId: string;
+  'x-required-scope'?: string;
+  parameters?: { name: string; in: string; required: boolean }[];
+  requestBody?: unknown;
+  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
+};
+type Doc = {
+  openapi: string;
+  info: { version: string; title: string };
+  servers?: { url: string }[];
+  security?: Record<string, string[]>[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, { type: string; scheme?: string }> };
+};
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
+
+/** Spec § Errors table, plus the two further codes the spec names. */
+const specErrorCodes = ['invalid_request', 'unauthorized', 'forbidden', 'not_found', 'dependency_cycle', 'rate_limited', 'server_error', 'conflict', 'limit_exceeded'];
+const specStatuses: Record<string, number> = { invalid_request: 400, unauthorized: 401, forbidden: 403, not_found: 404, dependency_cycle: 409, rate_limited: 429, server_error: 500 };
+const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * Every (method, path) the Fastify app registered, from `printRoutes({commonPrefix:false})`,
+ * paths in OpenAPI style (`:id` → `{id}`).
+ */
+function registeredRoutes(tree: string): { method: string; path: string }[] {
+  const found: { method: string; path: string }[] = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const match = /^((?:│ {3}| {4})*)[├└]── (.*?)(?: \(([A-Z, -]+)\))?$/.exec(line);
+    if (!match) continue;
+    const depth = (match[1] as string).length / 4;
+    stack.length = depth;
+    stack.push(match[2] as string);
+    const methods = (match[3] ?? '').split(',').map((method) => method.trim()).filter((method) => /^[A-Z]+$/.test(method));
+    const full = stack.join('').replace(/:(\w+)/g, '{$1}');
+    for (const method of methods) found.push({ method, path: full });
+  }
+  return found;
+}
+
+// Spec § What the service does (OpenAPI 3.1 at /api/openapi.json), § Authentication
+// (bearer keys), § Errors and § Versioning (`info.version` = 2026-10-01).
+describe('OpenAPI document', () => {
+  let server: TestServer;
+  let doc: Doc;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    const response = await server.request<Doc>('GET', '/api/openapi.json');
+    expect(response.status).toBe(200);
+    doc = response.body;
+  });
+  afterAll(() => server.close());
+
+  it('is served publicly as JSON, without a key', async () => {
+    const response = await fetch(`${server.url}/api/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(doc.openapi).toMatch(/^3\.1\./);
+    // A key does not change it.
+    const withBadKey = await server.request<Doc>('GET', '/api/openapi.json', { headers: { authorization: 'Bearer gnt_nope' } });
+    expect(withBadKey.status).toBe(200);
+    expect(withBadKey.body).toEqual(doc);
+  });
+
+  it('validates as an OpenAPI 3.1 document', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(doc as unknown as Record<string, unknown>);
+    expect(result.valid, JSON.stringify(result.errors, null, 2)).toBe(true);
+    expect(validator.version).toBe('3.1');
+  });
+
+  it('carries the API version 2026-10-01 and the service address', () => {
+    expect(API_VERSION).toBe('2026-10-01');
+    expect(doc.info.version).toBe('2026-10-01');
+    expect(doc.servers?.[0]?.url).toBe(server.config.baseUrl);
+  });
+
+  it('documents every operation of the contract', () => {
+    for (const def of Object.values(routes)) {
+      const operation = doc.paths[def.path]?.[def.method.toLowerCase()];
+      expect(operation, `${def.method} ${def.path}`).toBeDefined();
+      expect(operation?.operationId).toBe(def.operationId);
+      expect(operation?.['x-required-scope']).toBe(def.scope);
+      expect(Object.keys(operation?.responses ?? {})).toContain(String(def.response.status));
+      expect(Boolean(operation?.requestBody), `${def.operationId} request body`).toBe(Boolean(def.body));
+      for (const name of def.path.match(/\{(\w+)\}/g) ?? []) {
+        expect(operation?.parameters?.find((parameter) => `{${parameter.name}}` === name), `${def.operationId} ${name}`).toMatchObject({ in: 'path', required: true });
+      }
+    }
+    const documented = Object.values(doc.paths).flatMap((item) => Object.keys(item).filter((key) => httpMethods.includes(key)));
+    expect(documented).toHaveLength(Object.keys(routes).length);
+  });
+
+  it('documents every route the server registered (and registers every documented one)', async () => {
+    const registered = registeredRoutes(server.app.printRoutes({ commonPrefix: false }));
+    // Sanity: the parser sees the public routes.
+    expect(registered).toContainEqual({ method: 'GET', path: '/healthz' });
+    expect(registered).toContainEqual({ method: 'GET', path: '/api/openapi.json' });
+
+    const undocumented = registered.filter(({ method, path }) => {
+      if (path === '/healthz' || path === '/api/openapi.json') return false;
+      const item = doc.paths[path];
+      // HEAD is served implicitly for every GET.
+      if (method === 'HEAD') return !item?.get;
+      return !item?.[method.toLowerCase()];
+    });
+    expect(undocumented).toEqual([]);
+
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const method of Object.keys(item).filter((key) => httpMethods.includes(key))) {
+        expect(server.app.hasRoute({ method: method.toUpperCase() as 'GET', url: path.replace(/\{(\w+)\}/g, ':$1') }), `${method} ${path}`).toBe(true);
+      }
+    }
+  });
+
+  it('has schema components that all compile in Ajv 2020 strict mode', () => {
+    const ajv = new Ajv2020({ strict: true, allErrors: true });
+    addFormats(ajv);
+    ajv.addKeyword('example');
+    // The container of the components, so `#/components/schemas/…` references resolve;
+    // each component is then compiled (strictly) on its own.
+    ajv.addKeyword('components');
+    ajv.addSchema({ $id: 'doc', components: { schemas: doc.components.schemas } });
+    const failures: string[] = [];
+    for (const name of Object.keys(doc.components.schemas)) {
+      try {
+        const validate = ajv.getSchema(`doc#/components/schemas/${name}`);
+        if (!validate) failures.push(`${name}: not compiled`);
+      } catch (error) {
+        failures.push(`${name}: ${(error as Error).message}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    // The check has teeth: an unknown keyword in a component is refused.
+    const probe = new Ajv2020({ strict: true });
+    probe.addKeyword('components');
+    probe.addSchema({ $id: 'probe', components: { schemas: { Bad: { type: 'object', nullabel: true } } } });
+    expect(() => probe.getSchema('probe#/components/schemas/Bad')).toThrow(/strict mode/);
+    expect(Object.keys(doc.components.schemas)).toEqual(expect.arrayContaining(['Error', 'User', 'Workspace', 'Project', 'ProjectListItem', 'Member', 'Task', 'Dependency']));
+  });
+
+  it('refers only to schema components that exist', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? [];
+    expect(refs.length).toBeGreaterThan(0);
+    for (const ref of new Set(refs)) {
+      const name = /#\/components\/schemas\/([^"]+)"/.exec(ref)?.[1];
+      expect(name, ref).toBeDefined();
+      expect(doc.components.schemas[name as string], ref).toBeDefined();
+    }
+  });
+
+  it('catalogues every error code the spec names, with the spec status, and describes each in some response', () => {
+    for (const code of specErrorCodes) expect(errorCodes, code).toContain(code);
+    for (const [code, status] of Object.entries(specStatuses)) {
+      expect(errorCatalogue[code as keyof typeof errorCatalogue].status, code).toBe(status);
+    }
+    const descriptions = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item))
+      .flatMap((operation) => Object.values(operation.responses ?? {}))
+      .map((response) => response.description)
+      .join('\n');
+    const undescribed = specErrorCodes.filter((code) => !descriptions.includes(`\`${code}\``));
+    expect(undescribed, 'error codes named in the spec but described in no response of the document').toEqual([]);
+  });
+
+  it('documents the common error responses on every operation, with Retry-After on 429', () => {
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        for (const status of ['401', '403', '429', '500']) {
+          const response = operation.responses[status];
+          expect(response, `${method} ${path} ${status}`).toBeDefined();
+          expect(response?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Error');
+        }
+        expect(operation.responses['429']?.headers?.['Retry-After'], `${method} ${path}`).toBeDefined();
+        if (operation.requestBody) expect(operation.responses['400'], `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+
+  it('declares bearer authentication for the API', () => {
+    const schemes = Object.entries(doc.components.securitySchemes);
+    expect(schemes.length).toBeGreaterThan(0);
+    const bearer = schemes.filter(([, scheme]) => scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer').map(([name]) => name);
+    expect(bearer.length).toBeGreaterThan(0);
+    const required = (doc.security ?? []).flatMap((requirement) => Object.keys(requirement));
+    expect(required.length).toBeGreaterThan(0);
+    for (const name of required) expect(bearer).toContain(name);
+  });
+});
