@@ -1,2 +1,12 @@
-/** @gantry/engine — pure CPM scheduling. See README.md. */
+/** @gantry/engine — pure CPM scheduling compatible with Microsoft Project. See README.md. */
 export const ENGINE_VERSION = '0.1.0';
+
+export { schedule, type ScheduleOptions } from './schedule.js';
+export { Scheduler, type ScheduleChanges } from './scheduler.js';
+export { findCycles } from './cycles.js';
+export { WorkCalendar, STANDARD_CALENDAR, compileCalendars, createCalendar } from './calendar.js';
+export { toEpochMinutes, toIsoString, TimeZone } from './instant.js';
+export { pertExpectedDuration } from './pert.js';
+export { applyTaskEdit, type EffortState, type TaskEdit } from './task-type.js';
+export { applyProgressEdit, type ProgressState, type ProgressEdit } from './progress.js';
+export type * from './types.js';

@@ -1,0 +1,361 @@
+import { TimeZone } from './instant.js';
+import type { CalendarInput, WorkInterval } from './types.js';
+
+const STD_DAY: readonly WorkInterval[] = [
+  ['08:00', '12:00'],
+  ['13:00', '17:00'],
+];
+
+/**
+ * Microsoft Project's built-in Standard calendar: Mon–Fri 08:00–12:00 and 13:00–17:00
+ * (480 working minutes a day), UTC, no exceptions. Used when a project names no calendar.
+ */
+export const STANDARD_CALENDAR: CalendarInput = Object.freeze({
+  id: 'standard',
+  name: 'Standard',
+  timeZone: 'UTC',
+  weekly: [[], STD_DAY, STD_DAY, STD_DAY, STD_DAY, STD_DAY, []],
+  exceptions: [],
+});
+
+/** Days added to the lazily built day table at a time (about 4 years). */
+const CHUNK_DAYS = 1461;
+/** Hard limit on the day table (about 400 years) so a calendar without work cannot loop. */
+const MAX_DAYS = 146_100;
+
+function parseHm(s: string): number {
+  const m = /^(\d{1,2}):(\d{2})/.exec(s);
+  if (!m) return NaN;
+  return Number(m[1]) * 60 + Number(m[2]);
+}
+
+/** Normalises a list of intervals into sorted, merged `[a,b)` minute pairs within a day. */
+function compileDay(intervals: readonly WorkInterval[] | readonly unknown[]): number[] {
+  const pairs: [number, number][] = [];
+  for (const iv of intervals) {
+    let a: number;
+    let b: number;
+    if (Array.isArray(iv)) {
+      a = parseHm(String(iv[0]));
+      b = parseHm(String(iv[1]));
+    } else if (iv !== null && typeof iv === 'object') {
+      const o = iv as { start?: unknown; end?: unknown; from?: unknown; to?: unknown };
+      a = parseHm(String(o.start ?? o.from));
+      b = parseHm(String(o.end ?? o.to));
+    } else continue;
+    if (!(a >= 0) || !(b <= 1440) || !(b > a)) continue;
+    pairs.push([a, b]);
+  }
+  pairs.sort((x, y) => x[0] - y[0]);
+  const out: number[] = [];
+  for (const [a, b] of pairs) {
+    const n = out.length;
+    if (n > 0 && a <= out[n - 1]!) out[n - 1] = Math.max(out[n - 1]!, b);
+    else out.push(a, b);
+  }
+  return out;
+}
+
+function dateToDay(s: string): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(s);
+  if (!m) return NaN;
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / 86_400_000;
+}
+
+/** A resolved day rule: which local days use which interval pattern. */
+interface DayRules {
+  weekly: number[][];
+  /** Sorted exception ranges `[fromDay, toDay, pattern]`, earlier entries win. */
+  exceptions: { from: number; to: number; pattern: number[] }[];
+}
+
+/**
+ * Working-time arithmetic on one calendar, exact to the minute (scheduling.md §1.2).
+ *
+ * Instants are **UTC epoch minutes** (`Math.floor(Date.parse(iso) / 60000)`). Internally
+ * each instant is converted to the calendar's wall-clock time (its IANA zone) and mapped
+ * to a *working position*: the count of working minutes since an arbitrary origin. All
+ * primitives are then O(log days) lookups in a lazily grown per-day table. Never throws;
+ * a calendar without any working time is treated as working around the clock.
+ */
+export class WorkCalendar {
+  readonly id: string;
+  readonly zone: TimeZone;
+  private readonly rules: DayRules;
+  private readonly patterns: number[][] = [];
+  private readonly patternWork: number[] = [];
+  private readonly patternKey = new Map<string, number>();
+  private readonly weeklyPattern: number[] = [];
+  /** Day table: first local day number, cumulative work at each day's start, pattern per day. */
+  private lo = 0;
+  private hi = 0;
+  private cum: Float64Array = new Float64Array(0);
+  private pat: Int32Array = new Int32Array(0);
+  private readonly allDay: boolean;
+
+  constructor(id: string, zone: TimeZone, rules: DayRules) {
+    this.id = id;
+    this.zone = zone;
+    let weeklyWork = 0;
+    for (const d of rules.weekly) for (let i = 0; i < d.length; i += 2) weeklyWork += d[i + 1]! - d[i]!;
+    this.allDay = weeklyWork === 0 && !rules.exceptions.some((e) => e.pattern.length > 0);
+    this.rules = this.allDay ? { weekly: Array.from({ length: 7 }, () => [0, 1440]), exceptions: [] } : rules;
+    for (const d of this.rules.weekly) this.weeklyPattern.push(this.internPattern(d));
+  }
+
+  private internPattern(p: number[]): number {
+    const key = p.join(',');
+    let idx = this.patternKey.get(key);
+    if (idx === undefined) {
+      idx = this.patterns.length;
+      this.patterns.push(p);
+      let w = 0;
+      for (let i = 0; i < p.length; i += 2) w += p[i + 1]! - p[i]!;
+      this.patternWork.push(w);
+      this.patternKey.set(key, idx);
+    }
+    return idx;
+  }
+
+  private patternOfDay(day: number): number {
+    for (const e of this.rules.exceptions) {
+      if (day >= e.from && day <= e.to) return this.internPattern(e.pattern);
+    }
+    return this.weeklyPattern[(((day + 4) % 7) + 7) % 7]!;
+  }
+
+  /** Grows the day table so that it covers `day`; returns false beyond the hard limit. */
+  private ensure(day: number): boolean {
+    if (day >= this.lo && day < this.hi) return true;
+    if (this.hi === this.lo) {
+      this.lo = day - CHUNK_DAYS;
+      this.hi = day + CHUNK_DAYS;
+      this.rebuild(this.lo, this.hi, 0, 0);
+      return true;
+    }
+    // Grow geometrically so far-away dates cost O(days) in total, not per step.
+    const grow = Math.max(CHUNK_DAYS, this.hi - this.lo);
+    let newLo = day < this.lo ? Math.min(day, this.lo - grow) : this.lo;
+    let newHi = day >= this.hi ? Math.max(day + 1, this.hi + grow) : this.hi;
+    if (newHi - newLo > MAX_DAYS) {
+      // Never slide the window (positions must stay stable); only grow up to the limit.
+      newLo = Math.max(newLo, this.hi - MAX_DAYS);
+      newHi = Math.min(newHi, newLo + MAX_DAYS);
+      if (day < newLo || day >= newHi || (newLo === this.lo && newHi === this.hi)) return false;
+    }
+    const keepCum = this.cum[0]!;
+    this.rebuild(newLo, newHi, this.lo, keepCum);
+    return true;
+  }
+
+  /** Rebuilds cum/pat for [lo,hi) keeping cum(anchorDay) = anchorCum so positions stay stable. */
+  private rebuild(lo: number, hi: number, anchorDay: number, anchorCum: number): void {
+    const n = hi - lo + 1;
+    const cum = new Float64Array(n);
+    const pat = new Int32Array(n);
+    for (let d = lo; d < hi; d++) pat[d - lo] = this.patternOfDay(d);
+    for (let i = 0; i < n - 1; i++) cum[i + 1] = cum[i]! + this.patternWork[pat[i]!]!;
+    const shift = anchorCum - (anchorDay >= lo && anchorDay <= hi ? cum[anchorDay - lo]! : 0);
+    for (let i = 0; i < n; i++) cum[i] = cum[i]! + shift;
+    this.lo = lo;
+    this.hi = hi;
+    this.cum = cum;
+    this.pat = pat;
+  }
+
+  /** Working position of a local wall-clock minute. */
+  private posLocal(t: number): number {
+    const day = Math.floor(t / 1440);
+    if (!this.ensure(day)) return t < 0 || day < this.lo ? this.cum[0]! : this.cum[this.hi - this.lo]!;
+    const i = day - this.lo;
+    const off = t - day * 1440;
+    const p = this.patterns[this.pat[i]!]!;
+    let w = this.cum[i]!;
+    for (let k = 0; k < p.length; k += 2) {
+      const a = p[k]!;
+      if (off <= a) break;
+      const b = p[k + 1]!;
+      w += (off < b ? off : b) - a;
+      if (off < b) break;
+    }
+    return w;
+  }
+
+  /** Index i (day lo+i) with cum[i] < w <= cum[i]+work, growing the table as needed; -1 if impossible. */
+  private dayEndingAt(w: number): number {
+    for (;;) {
+      const n = this.hi - this.lo;
+      if (w > this.cum[0]! && w <= this.cum[n]!) break;
+      if (!this.ensure(w <= this.cum[0]! ? this.lo - 1 : this.hi)) return -1;
+    }
+    let a = 0;
+    let b = this.hi - this.lo - 1;
+    while (a < b) {
+      const m = (a + b + 1) >> 1;
+      if (this.cum[m]! < w) a = m;
+      else b = m - 1;
+    }
+    return a;
+  }
+
+  /** Index i with cum[i] <= w < cum[i]+work (smallest such day); -1 if impossible. */
+  private dayStartingAt(w: number): number {
+    for (;;) {
+      const n = this.hi - this.lo;
+      if (w >= this.cum[0]! && w < this.cum[n]!) break;
+      if (!this.ensure(w < this.cum[0]! ? this.lo - 1 : this.hi)) return -1;
+    }
+    let a = 0;
+    let b = this.hi - this.lo - 1;
+    while (a < b) {
+      const m = (a + b) >> 1;
+      if (this.cum[m + 1]! > w) b = m;
+      else a = m + 1;
+    }
+    return a;
+  }
+
+  /** Earliest local instant x with pos(x) = w (a finish-type reading: lands on interval ends). */
+  private earliestAt(w: number): number {
+    const i = this.dayEndingAt(w);
+    if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
+    const p = this.patterns[this.pat[i]!]!;
+    let rem = w - this.cum[i]!;
+    for (let k = 0; k < p.length; k += 2) {
+      const len = p[k + 1]! - p[k]!;
+      if (rem <= len) return (this.lo + i) * 1440 + p[k]! + rem;
+      rem -= len;
+    }
+    return (this.lo + i + 1) * 1440;
+  }
+
+  /** Latest local instant x with pos(x) = w (a start-type reading: lands on interval starts). */
+  private latestAt(w: number): number {
+    const i = this.dayStartingAt(w);
+    if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
+    const p = this.patterns[this.pat[i]!]!;
+    let rem = w - this.cum[i]!;
+    for (let k = 0; k < p.length; k += 2) {
+      const len = p[k + 1]! - p[k]!;
+      if (rem < len) return (this.lo + i) * 1440 + p[k]! + rem;
+      rem -= len;
+    }
+    return (this.lo + i + 1) * 1440;
+  }
+
+  /** Working position (working minutes since an arbitrary origin) of a UTC instant. */
+  position(t: number): number {
+    return this.posLocal(this.zone.isUtc ? t : this.zone.toLocal(t));
+  }
+
+  /** Earliest UTC instant at working position `w`: the end of an interval when `w` falls on one. */
+  finishAtPosition(w: number): number {
+    const x = this.earliestAt(w);
+    return this.zone.isUtc ? x : this.zone.toUtc(x);
+  }
+
+  /** Latest UTC instant at working position `w`: the start of an interval when `w` falls on one. */
+  startAtPosition(w: number): number {
+    const x = this.latestAt(w);
+    return this.zone.isUtc ? x : this.zone.toUtc(x);
+  }
+
+  /** `addWork(t, m)`, m ≥ 0: result lands on an interval end when m runs out there; m = 0 → t. */
+  addWork(t: number, m: number): number {
+    if (m <= 0) return t;
+    return this.finishAtPosition(this.position(t) + m);
+  }
+
+  /** `subWork(t, m)`, m ≥ 0: result lands on an interval start when m runs out there; m = 0 → t. */
+  subWork(t: number, m: number): number {
+    if (m <= 0) return t;
+    return this.startAtPosition(this.position(t) - m);
+  }
+
+  /** Signed lag shift: `addWork` for L ≥ 0, `subWork(−L)` for leads. */
+  shift(t: number, lag: number): number {
+    return lag >= 0 ? this.addWork(t, lag) : this.subWork(t, -lag);
+  }
+
+  /** Working minutes from t1 to t2 (negative when t2 < t1). */
+  workBetween(t1: number, t2: number): number {
+    return this.position(t2) - this.position(t1);
+  }
+
+  /** t when t is inside a working interval, else the next interval start (an interval end is outside). */
+  nextWorkStart(t: number): number {
+    return this.startAtPosition(this.position(t));
+  }
+
+  /** Like `nextWorkStart`, but an interval end is kept: milestones may sit at 17:00 (§1.3). */
+  nextMilestoneStart(t: number): number {
+    const w = this.position(t);
+    const back = this.finishAtPosition(w);
+    return back === t ? t : this.startAtPosition(w);
+  }
+
+  /** Moves t back to the previous interval end when no working time lies in between (§1.2 #5). */
+  normalizeFinish(t: number): number {
+    return this.finishAtPosition(this.position(t));
+  }
+
+  /** True when the calendar has no working time at all and is therefore run as 24/7. */
+  get isAroundTheClock(): boolean {
+    return this.allDay;
+  }
+}
+
+/**
+ * Compiles calendar inputs (with `baseCalendarId` inheritance) into `WorkCalendar`s keyed by
+ * id. A missing or cyclic base is ignored; unparsable intervals are dropped. The Standard
+ * calendar is always present under `STANDARD_CALENDAR.id` unless overridden.
+ */
+export function compileCalendars(inputs: readonly CalendarInput[] | null | undefined): Map<string, WorkCalendar> {
+  const byId = new Map<string, CalendarInput>();
+  byId.set(STANDARD_CALENDAR.id, STANDARD_CALENDAR);
+  const sorted = [...(inputs ?? [])].filter((c) => c && typeof c.id === 'string').sort((a, b) => cmpStr(a.id, b.id));
+  for (const c of sorted) byId.set(c.id, c);
+  const stdWeek = (STANDARD_CALENDAR.weekly ?? []).map((d) => compileDay(d ?? []));
+  const resolved = new Map<string, { rules: DayRules; zone: string }>();
+  const resolve = (id: string, seen: Set<string>): { rules: DayRules; zone: string } => {
+    const done = resolved.get(id);
+    if (done) return done;
+    const c = byId.get(id)!;
+    let base: { rules: DayRules; zone: string } | null = null;
+    if (c.baseCalendarId && byId.has(c.baseCalendarId) && !seen.has(c.baseCalendarId)) {
+      seen.add(id);
+      base = resolve(c.baseCalendarId, seen);
+    }
+    const weekly: number[][] = [];
+    for (let d = 0; d < 7; d++) {
+      const own = c.weekly?.[d];
+      weekly.push(own ? compileDay(own) : (base ? base.rules.weekly[d]! : stdWeek[d]!));
+    }
+    const exceptions: DayRules['exceptions'] = [];
+    for (const e of c.exceptions ?? []) {
+      const from = dateToDay(e?.from ?? '');
+      const to = dateToDay(e?.to ?? e?.from ?? '');
+      if (!Number.isFinite(from) || !Number.isFinite(to) || to < from) continue;
+      exceptions.push({ from, to, pattern: compileDay(e.intervals ?? []) });
+    }
+    if (base) exceptions.push(...base.rules.exceptions);
+    const r = { rules: { weekly, exceptions }, zone: c.timeZone ?? base?.zone ?? 'UTC' };
+    resolved.set(id, r);
+    return r;
+  };
+  const out = new Map<string, WorkCalendar>();
+  for (const id of byId.keys()) {
+    const r = resolve(id, new Set());
+    out.set(id, new WorkCalendar(id, new TimeZone(r.zone), r.rules));
+  }
+  return out;
+}
+
+/** Builds one `WorkCalendar` from an input (bases resolved among `others`). */
+export function createCalendar(input: CalendarInput, others: readonly CalendarInput[] = []): WorkCalendar {
+  return compileCalendars([...others, input]).get(input.id)!;
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

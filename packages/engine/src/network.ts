@@ -1,0 +1,554 @@
+import { compileCalendars, STANDARD_CALENDAR, type WorkCalendar } from './calendar.js';
+import { toEpochMinutes } from './instant.js';
+import type { CycleReport, DependencyInput, ScheduleInput, TaskInput } from './types.js';
+
+/** Edge kinds; 4 is the implicit summary hierarchy edge. */
+export const FS = 0;
+export const SS = 1;
+export const FF = 2;
+export const SF = 3;
+export const HIER = 4;
+
+/** Constraint kinds as small integers. */
+export const C_ASAP = 0;
+export const C_ALAP = 1;
+export const C_SNET = 2;
+export const C_SNLT = 3;
+export const C_FNET = 4;
+export const C_FNLT = 5;
+export const C_MSO = 6;
+export const C_MFO = 7;
+
+const CONSTRAINT_CODES: Record<string, number> = {
+  asap: C_ASAP,
+  alap: C_ALAP,
+  start_no_earlier_than: C_SNET,
+  start_no_later_than: C_SNLT,
+  finish_no_earlier_than: C_FNET,
+  finish_no_later_than: C_FNLT,
+  must_start_on: C_MSO,
+  must_finish_on: C_MFO,
+};
+const LINK_CODES: Record<string, number> = { FS, SS, FF, SF };
+
+const NONE = Number.NaN;
+const NO_CHILDREN: number[] = [];
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function num(v: unknown, dflt: number): number {
+  return typeof v === 'number' && Number.isFinite(v) ? v : dflt;
+}
+
+function minutes(v: unknown): number {
+  return Math.max(0, Math.round(num(v, 0)));
+}
+
+/**
+ * The compiled plan: tasks in `id` order, a node graph and per-task scheduling parameters
+ * in typed arrays. Graph nodes: a leaf task i is node i; a summary i has an *entry* node i
+ * (collects links into the summary and hands them down to its children) and an *exit*
+ * node n+i (rolls its children up and feeds links out of the summary). This turns summary
+ * links into O(1) edges instead of expanding them per leaf, and makes "summary linked to
+ * its own child" an ordinary cycle.
+ */
+export class Network {
+  readonly n: number;
+  readonly ids: string[];
+  readonly index: Map<string, number>;
+  readonly tasks: TaskInput[];
+  readonly parent: Int32Array;
+  readonly isSummary: Uint8Array;
+  readonly children: number[][];
+  readonly cals: WorkCalendar[];
+  readonly projectCal: WorkCalendar;
+  readonly calendars: Map<string, WorkCalendar>;
+  readonly backward: boolean;
+  /** Project start (forward) in epoch minutes; for backward mode the anchor finish. */
+  readonly projectStart: number;
+  readonly projectAnchorFinish: number;
+
+  // Per-task parameters (refreshable by `loadTask`).
+  readonly dur: Float64Array;
+  readonly remaining: Float64Array;
+  readonly actualDur: Float64Array;
+  readonly actualStart: Float64Array;
+  readonly actualFinish: Float64Array;
+  readonly started: Uint8Array;
+  readonly complete: Uint8Array;
+  readonly manual: Uint8Array;
+  readonly manualStart: Float64Array;
+  readonly manualFinish: Float64Array;
+  readonly ckind: Uint8Array;
+  /** Constraint date snapped to working time (start-type: next start; finish-type: normalized). */
+  readonly cdate: Float64Array;
+  readonly deadline: Float64Array;
+  readonly delay: Float64Array;
+  readonly milestone: Uint8Array;
+  readonly pert: Float64Array;
+  readonly progress: Float64Array;
+  /** Number of link edges touching the task (manual tasks without links are never critical). */
+  readonly linkCount: Int32Array;
+
+  // Edges.
+  readonly deps: DependencyInput[];
+  edgeSrc: Int32Array = new Int32Array(0);
+  edgeDst: Int32Array = new Int32Array(0);
+  edgeType: Int8Array = new Int8Array(0);
+  edgeLag: Float64Array = new Float64Array(0);
+  edgeDep: Int32Array = new Int32Array(0);
+  /** CSR adjacency over nodes 0..2n-1: outgoing and incoming edge ids. */
+  outStart: Int32Array = new Int32Array(0);
+  outEdges: Int32Array = new Int32Array(0);
+  inStart: Int32Array = new Int32Array(0);
+  inEdges: Int32Array = new Int32Array(0);
+  /** Live nodes in topological order and each node's position in it. */
+  topo: Int32Array = new Int32Array(0);
+  topoPos: Int32Array = new Int32Array(0);
+  readonly cycles: CycleReport[] = [];
+  /** Dependency ids ignored because they close a cycle or are invalid. */
+  readonly ignoredDependencyIds: string[] = [];
+  private depIndexCache: Map<string, number> | null = null;
+  readonly hasAlap: boolean;
+
+  constructor(input: ScheduleInput) {
+    const rawTasks: TaskInput[] = [];
+    for (const t of Array.isArray(input?.tasks) ? input.tasks : []) {
+      if (t !== null && typeof t === 'object' && typeof t.id === 'string') rawTasks.push(t);
+    }
+    // Deterministic: tasks are numbered by id; with duplicate ids the earliest wins.
+    let sorted = rawTasks;
+    for (let k = 1; k < rawTasks.length; k++) {
+      if (!(rawTasks[k - 1]!.id < rawTasks[k]!.id)) {
+        sorted = rawTasks.slice().sort((a, b) => cmpStr(a.id, b.id));
+        break;
+      }
+    }
+    const tasks: TaskInput[] = [];
+    const ids: string[] = [];
+    const index = new Map<string, number>();
+    let last: string | null = null;
+    for (const t of sorted) {
+      // Sorted, so duplicates are adjacent; the earliest (stable sort) wins.
+      if (t.id === last) continue;
+      last = t.id;
+      index.set(t.id, tasks.length);
+      tasks.push(t);
+      ids.push(t.id);
+    }
+    const n = tasks.length;
+    this.n = n;
+    this.tasks = tasks;
+    this.ids = ids;
+    this.index = index;
+    this.calendars = compileCalendars(input?.calendars ?? []);
+    const project = input?.project ?? ({ startAt: '' } as ScheduleInput['project']);
+    this.projectCal = this.calendars.get(project.calendarId ?? '') ?? this.calendars.get(STANDARD_CALENDAR.id)!;
+    this.backward = project.scheduleFrom === 'backward';
+    const ps = toEpochMinutes(project.startAt);
+    const anchor = toEpochMinutes(project.finishAt ?? project.deadline ?? null);
+    this.projectStart = ps ?? anchor ?? 0;
+    // Product decision 8: backward projects are anchored at the end of the deadline's working day.
+    let af = NONE;
+    if (anchor !== null) {
+      const pc = this.projectCal;
+      const dayStartLocal = Math.floor(pc.zone.toLocal(anchor) / 1440) * 1440;
+      af = pc.normalizeFinish(pc.zone.toUtc(dayStartLocal + 1440));
+    }
+    this.projectAnchorFinish = af;
+    if (this.backward && Number.isNaN(af)) this.backward = false;
+
+    // Hierarchy: unknown parents and parent cycles become top level.
+    const parent = new Int32Array(n).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const p = tasks[i]!.parentId;
+      if (p === null || p === undefined) continue;
+      const pi = this.index.get(p);
+      if (pi !== undefined && pi !== i) parent[i] = pi;
+    }
+    const state = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      if (state[i]) continue;
+      const path: number[] = [];
+      let v = i;
+      while (v >= 0 && state[v] === 0) {
+        state[v] = 1;
+        path.push(v);
+        v = parent[v]!;
+      }
+      if (v >= 0 && state[v] === 1) parent[v] = -1; // v closes a parent loop: cut it there
+      for (const p of path) state[p] = 2;
+    }
+    this.parent = parent;
+    const children: number[][] = new Array<number[]>(n).fill(NO_CHILDREN);
+    for (let i = 0; i < n; i++) {
+      const p = parent[i]!;
+      if (p < 0) continue;
+      if (children[p] === NO_CHILDREN) children[p] = [i];
+      else children[p]!.push(i);
+    }
+    this.children = children;
+    const isSummary = new Uint8Array(n);
+    for (let i = 0; i < n; i++) if (children[i]!.length > 0) isSummary[i] = 1;
+    this.isSummary = isSummary;
+    this.cals = tasks.map((t) => this.calendars.get(t.calendarId ?? '') ?? this.projectCal);
+
+    this.dur = new Float64Array(n);
+    this.remaining = new Float64Array(n);
+    this.actualDur = new Float64Array(n);
+    this.actualStart = new Float64Array(n).fill(NONE);
+    this.actualFinish = new Float64Array(n).fill(NONE);
+    this.started = new Uint8Array(n);
+    this.complete = new Uint8Array(n);
+    this.manual = new Uint8Array(n);
+    this.manualStart = new Float64Array(n).fill(NONE);
+    this.manualFinish = new Float64Array(n).fill(NONE);
+    this.ckind = new Uint8Array(n);
+    this.cdate = new Float64Array(n).fill(NONE);
+    this.deadline = new Float64Array(n).fill(NONE);
+    this.delay = new Float64Array(n);
+    this.milestone = new Uint8Array(n);
+    this.pert = new Float64Array(n).fill(NONE);
+    this.progress = new Float64Array(n);
+    this.linkCount = new Int32Array(n);
+    let hasAlap = false;
+    for (let i = 0; i < n; i++) {
+      this.loadTask(i, tasks[i]!);
+      if (this.ckind[i] === C_ALAP && !isSummary[i]) hasAlap = true;
+    }
+    this.hasAlap = hasAlap;
+
+    // Dependencies keep their input order: results never depend on it (ties between links
+    // are broken by dependency id, cycle reports are canonicalised).
+    const deps: DependencyInput[] = [];
+    for (const d of Array.isArray(input?.dependencies) ? input.dependencies : []) {
+      if (d !== null && typeof d === 'object' && typeof d.id === 'string') deps.push(d);
+    }
+    this.deps = deps;
+    this.buildGraph();
+  }
+
+  /** (Re)reads one task's scheduling parameters; the graph shape is not touched. */
+  loadTask(i: number, t: TaskInput): void {
+    const cal = this.cals[i]!;
+    this.tasks[i] = t;
+    const isMilestone = t.type === 'milestone';
+    let dur = isMilestone ? 0 : minutes(t.durationMin);
+    const as = toEpochMinutes(t.actualStartAt);
+    const af = toEpochMinutes(t.actualFinishAt);
+    const pct = Math.min(100, Math.max(0, num(t.progressPct, 0)));
+    let actual = t.actualDurationMin !== null && t.actualDurationMin !== undefined ? minutes(t.actualDurationMin) : Math.round((dur * pct) / 100);
+    let rem = t.remainingDurationMin !== null && t.remainingDurationMin !== undefined ? minutes(t.remainingDurationMin) : dur - actual;
+    if (as !== null && af !== null && af >= as) {
+      // Product decision 9: an actual finish fixes the duration to the worked span.
+      dur = isMilestone ? 0 : Math.max(0, cal.workBetween(as, af));
+      actual = dur;
+      rem = 0;
+    } else if (as !== null) {
+      dur = Math.max(dur, actual + Math.max(0, rem));
+      rem = Math.max(0, dur - actual);
+    } else {
+      rem = dur;
+    }
+    this.dur[i] = dur;
+    this.remaining[i] = Math.max(0, rem);
+    this.actualDur[i] = Math.min(actual, dur);
+    this.milestone[i] = isMilestone || dur === 0 ? 1 : 0;
+    this.actualStart[i] = as ?? NONE;
+    this.actualFinish[i] = as !== null && af !== null && af >= as ? af : NONE;
+    this.started[i] = as !== null ? 1 : 0;
+    this.complete[i] = (as !== null && af !== null && af >= as) || pct >= 100 ? 1 : 0;
+    this.progress[i] = dur > 0 ? (100 * this.actualDur[i]!) / dur : pct >= 100 || this.actualFinish[i]! >= 0 ? 100 : 0;
+    const ms = toEpochMinutes(t.manualStartAt);
+    this.manual[i] = t.manuallyScheduled === true && ms !== null ? 1 : 0;
+    this.manualStart[i] = ms ?? NONE;
+    this.manualFinish[i] = toEpochMinutes(t.manualFinishAt) ?? NONE;
+    const ck = CONSTRAINT_CODES[t.constraintKind ?? 'asap'] ?? C_ASAP;
+    const cd = toEpochMinutes(t.constraintDate);
+    if (ck >= C_SNET && cd === null) {
+      this.ckind[i] = C_ASAP;
+      this.cdate[i] = NONE;
+    } else {
+      this.ckind[i] = ck;
+      if (cd === null) this.cdate[i] = NONE;
+      else if (ck === C_SNET || ck === C_SNLT || ck === C_MSO)
+        this.cdate[i] = this.milestone[i] ? cal.nextMilestoneStart(cd) : cal.nextWorkStart(cd);
+      else this.cdate[i] = cal.normalizeFinish(cd);
+    }
+    this.deadline[i] = toEpochMinutes(t.deadline) ?? NONE;
+    this.delay[i] = minutes(t.levelingDelayMin);
+    const o = t.durationOptimisticMin;
+    const p = t.durationPessimisticMin;
+    this.pert[i] =
+      typeof o === 'number' && typeof p === 'number' && Number.isFinite(o) && Number.isFinite(p)
+        ? Math.round((o + 4 * minutes(t.durationMin) + p) / 6)
+        : NONE;
+  }
+
+  /** Dependency id → index in `deps` (first occurrence), built on first use. */
+  get depIndex(): Map<string, number> {
+    if (this.depIndexCache === null) {
+      const m = new Map<string, number>();
+      for (let k = 0; k < this.deps.length; k++) if (!m.has(this.deps[k]!.id)) m.set(this.deps[k]!.id, k);
+      this.depIndexCache = m;
+    }
+    return this.depIndexCache;
+  }
+
+  /** Node through which links *out of* task i leave. */
+  outNode(i: number): number {
+    return this.isSummary[i] ? this.n + i : i;
+  }
+
+  private buildGraph(): void {
+    const n = this.n;
+    const cap = 2 * n + this.deps.length;
+    const src = new Int32Array(cap);
+    const dst = new Int32Array(cap);
+    const type = new Int8Array(cap);
+    const lag = new Float64Array(cap);
+    const dep = new Int32Array(cap);
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const p = this.parent[i]!;
+      if (p < 0) continue;
+      src[m] = p;
+      dst[m] = i;
+      type[m] = HIER;
+      dep[m++] = -1;
+      src[m] = this.outNode(i);
+      dst[m] = n + p;
+      type[m] = HIER;
+      dep[m++] = -1;
+    }
+    for (let k = 0; k < this.deps.length; k++) {
+      const d = this.deps[k]!;
+      const a = this.index.get(d.predecessorId);
+      const b = this.index.get(d.successorId);
+      const t = LINK_CODES[d.type ?? 'FS'];
+      if (a === undefined || b === undefined || a === b || t === undefined) {
+        this.ignoredDependencyIds.push(d.id);
+        continue;
+      }
+      src[m] = this.outNode(a);
+      dst[m] = b;
+      type[m] = t;
+      lag[m] = Math.round(num(d.lagMin, 0));
+      dep[m++] = k;
+      this.linkCount[a]!++;
+      this.linkCount[b]!++;
+    }
+    this.edgeSrc = src.subarray(0, m);
+    this.edgeDst = dst.subarray(0, m);
+    this.edgeType = type.subarray(0, m);
+    this.edgeLag = lag.subarray(0, m);
+    this.edgeDep = dep.subarray(0, m);
+    this.buildCsr();
+    if (!this.sortTopologically()) {
+      this.reportCycles();
+      this.buildCsr();
+      this.sortTopologically();
+    }
+    this.ignoredDependencyIds.sort(cmpStr);
+  }
+
+  private buildCsr(): void {
+    const N = 2 * this.n;
+    const m = this.edgeSrc.length;
+    const outStart = new Int32Array(N + 1);
+    const inStart = new Int32Array(N + 1);
+    for (let e = 0; e < m; e++) {
+      if (this.edgeType[e]! < 0) continue;
+      outStart[this.edgeSrc[e]! + 1]!++;
+      inStart[this.edgeDst[e]! + 1]!++;
+    }
+    for (let v = 0; v < N; v++) {
+      outStart[v + 1]! += outStart[v]!;
+      inStart[v + 1]! += inStart[v]!;
+    }
+    const outEdges = new Int32Array(outStart[N]!);
+    const inEdges = new Int32Array(inStart[N]!);
+    const oc = outStart.slice(0, N);
+    const ic = inStart.slice(0, N);
+    for (let e = 0; e < m; e++) {
+      if (this.edgeType[e]! < 0) continue;
+      outEdges[oc[this.edgeSrc[e]!]!++] = e;
+      inEdges[ic[this.edgeDst[e]!]!++] = e;
+    }
+    this.outStart = outStart;
+    this.outEdges = outEdges;
+    this.inStart = inStart;
+    this.inEdges = inEdges;
+  }
+
+  isLive(v: number): boolean {
+    return v < this.n || this.isSummary[v - this.n] === 1;
+  }
+
+  /** Kahn's algorithm, ties broken by node number (i.e. by task id) for determinism. */
+  private sortTopologically(): boolean {
+    const N = 2 * this.n;
+    const indeg = new Int32Array(N);
+    for (let v = 0; v < N; v++) indeg[v] = this.inStart[v + 1]! - this.inStart[v]!;
+    const topo = new Int32Array(N);
+    let head = 0;
+    let tail = 0;
+    let live = 0;
+    for (let v = 0; v < N; v++) {
+      if (!this.isLive(v)) continue;
+      live++;
+      if (indeg[v] === 0) topo[tail++] = v;
+    }
+    while (head < tail) {
+      const v = topo[head++]!;
+      for (let k = this.outStart[v]!; k < this.outStart[v + 1]!; k++) {
+        const w = this.edgeDst[this.outEdges[k]!]!;
+        if (--indeg[w]! === 0) topo[tail++] = w;
+      }
+    }
+    this.topo = topo.subarray(0, tail);
+    const pos = new Int32Array(N).fill(-1);
+    for (let k = 0; k < tail; k++) pos[topo[k]!] = k;
+    this.topoPos = pos;
+    return tail === live;
+  }
+
+  /** Finds strongly connected components, reports cycles and disables the links inside them. */
+  private reportCycles(): void {
+    const scc = stronglyConnected(2 * this.n, this.outStart, this.outEdges, this.edgeDst, (v) => this.isLive(v));
+    const comp = scc.comp;
+    const covered = new Set<number>();
+    const found = new Map<string, CycleReport>();
+    // Canonical order (by dependency id) so reports never depend on input order.
+    const order: number[] = [];
+    for (let e = 0; e < this.edgeSrc.length; e++) if (this.edgeType[e] !== HIER && comp[this.edgeSrc[e]!] === comp[this.edgeDst[e]!]) order.push(e);
+    order.sort((x, y) => cmpStr(this.deps[this.edgeDep[x]!]!.id, this.deps[this.edgeDep[y]!]!.id) || x - y);
+    for (const e of order) {
+      const a = this.edgeSrc[e]!;
+      const b = this.edgeDst[e]!;
+      if (this.edgeType[e] === HIER || comp[a] !== comp[b] || covered.has(e)) continue;
+      // Shortest path b → a inside the component closes a cycle through e.
+      const path = this.shortestPath(b, a, comp);
+      if (path === null) continue;
+      const nodes = [a, ...path];
+      for (let k = 0; k < nodes.length - 1; k++) {
+        for (let q = this.outStart[nodes[k]!]!; q < this.outStart[nodes[k]! + 1]!; q++) {
+          const ee = this.outEdges[q]!;
+          if (this.edgeDst[ee] === nodes[k + 1] && this.edgeType[ee] !== HIER) covered.add(ee);
+        }
+      }
+      const report = this.describeCycle(nodes);
+      if (!found.has(report.path)) found.set(report.path, report);
+    }
+    this.cycles.push(...[...found.values()].sort((x, y) => cmpStr(x.path, y.path)));
+    for (let e = 0; e < this.edgeSrc.length; e++) {
+      if (this.edgeType[e] !== HIER && comp[this.edgeSrc[e]!] === comp[this.edgeDst[e]!]) {
+        this.ignoredDependencyIds.push(this.deps[this.edgeDep[e]!]!.id);
+        this.edgeType[e] = -1;
+      }
+    }
+  }
+
+  private shortestPath(from: number, to: number, comp: Int32Array): number[] | null {
+    const prev = new Map<number, number>([[from, -1]]);
+    const queue = [from];
+    for (let h = 0; h < queue.length; h++) {
+      const v = queue[h]!;
+      if (v === to) break;
+      const next: number[] = [];
+      for (let k = this.outStart[v]!; k < this.outStart[v + 1]!; k++) next.push(this.edgeDst[this.outEdges[k]!]!);
+      next.sort((x, y) => x - y);
+      for (const w of next) {
+        if (comp[w] !== comp[from] || prev.has(w)) continue;
+        prev.set(w, v);
+        queue.push(w);
+      }
+    }
+    if (!prev.has(to)) return null;
+    const path: number[] = [];
+    for (let v = to; v !== -1; v = prev.get(v)!) path.push(v);
+    return path.reverse();
+  }
+
+  /** Maps a node cycle (first node repeated implicitly) to task labels, rotated to start at the smallest id. */
+  private describeCycle(nodes: number[]): CycleReport {
+    const taskOf = (v: number) => (v >= this.n ? v - this.n : v);
+    const seq: number[] = [];
+    for (const v of nodes) {
+      const t = taskOf(v);
+      if (seq[seq.length - 1] !== t) seq.push(t);
+    }
+    while (seq.length > 1 && seq[0] === seq[seq.length - 1]) seq.pop();
+    let best = 0;
+    for (let k = 1; k < seq.length; k++) if (seq[k]! < seq[best]!) best = k;
+    const rot = [...seq.slice(best), ...seq.slice(0, best)];
+    const label = (i: number) => {
+      const t = this.tasks[i]!;
+      return t.key ?? t.name ?? t.id;
+    };
+    const taskIds = rot.map((i) => this.ids[i]!);
+    const taskNames = rot.map((i) => this.tasks[i]!.name ?? this.tasks[i]!.key ?? this.ids[i]!);
+    return { path: [...rot, rot[0]!].map(label).join(' → '), taskIds, taskNames };
+  }
+}
+
+/** Iterative Tarjan SCC over a CSR graph. Returns a component number per node. */
+function stronglyConnected(
+  N: number,
+  outStart: Int32Array,
+  outEdges: Int32Array,
+  edgeDst: Int32Array,
+  isLive: (v: number) => boolean,
+): { comp: Int32Array } {
+  const index = new Int32Array(N).fill(-1);
+  const low = new Int32Array(N);
+  const comp = new Int32Array(N).fill(-1);
+  const onStack = new Uint8Array(N);
+  const stack: number[] = [];
+  const callV: number[] = [];
+  const callK: number[] = [];
+  let counter = 0;
+  let compCount = 0;
+  for (let s = 0; s < N; s++) {
+    if (!isLive(s) || index[s] !== -1) continue;
+    callV.push(s);
+    callK.push(outStart[s]!);
+    index[s] = low[s] = counter++;
+    stack.push(s);
+    onStack[s] = 1;
+    while (callV.length > 0) {
+      const v = callV[callV.length - 1]!;
+      const k = callK[callK.length - 1]!;
+      if (k < outStart[v + 1]!) {
+        callK[callK.length - 1] = k + 1;
+        const w = edgeDst[outEdges[k]!]!;
+        if (index[w] === -1) {
+          index[w] = low[w] = counter++;
+          stack.push(w);
+          onStack[w] = 1;
+          callV.push(w);
+          callK.push(outStart[w]!);
+        } else if (onStack[w]) low[v] = Math.min(low[v]!, index[w]!);
+        continue;
+      }
+      callV.pop();
+      callK.pop();
+      if (callV.length > 0) {
+        const u = callV[callV.length - 1]!;
+        low[u] = Math.min(low[u]!, low[v]!);
+      }
+      if (low[v] === index[v]) {
+        for (;;) {
+          const w = stack.pop()!;
+          onStack[w] = 0;
+          comp[w] = compCount;
+          if (w === v) break;
+        }
+        compCount++;
+      }
+    }
+  }
+  return { comp };
+}

@@ -1,0 +1,1035 @@
+import type { WorkCalendar } from './calendar.js';
+import { toIsoString } from './instant.js';
+import {
+  C_ALAP,
+  C_ASAP,
+  C_FNET,
+  C_FNLT,
+  C_MFO,
+  C_MSO,
+  C_SNET,
+  C_SNLT,
+  FF,
+  FS,
+  HIER,
+  Network,
+  SF,
+  SS,
+} from './network.js';
+import type { Conflict, ScheduleInput, ScheduleResult, TaskResult } from './types.js';
+
+const NEG = -Infinity;
+const POS = Infinity;
+
+/** Conflict bits per task. */
+const K_LINK = 1;
+const K_MANUAL = 2;
+const K_BEFORE_START = 4;
+const K_DEADLINE = 8;
+
+/** What changed since the previous run, for `Scheduler.update`. */
+export interface ScheduleChanges {
+  /** Tasks whose own fields changed (not added/removed/re-parented: those need a rebuild). */
+  changedTaskIds?: readonly string[];
+  /** Dependencies whose lag changed (added/removed/retargeted ones need a rebuild). */
+  changedDependencyIds?: readonly string[];
+}
+
+/**
+ * A stateful CPM scheduler for one project. `new Scheduler(input)` schedules fully;
+ * `update(input, changes)` reschedules incrementally: only the forward cone of the changed
+ * tasks, the backward cone of whatever moved, and the floats and summaries around them
+ * are recomputed, with early cut-off where values did not change. Any change of the
+ * network's shape (tasks or links added, removed, re-parented or retyped, calendars,
+ * project settings) falls back to a full run automatically. Full and incremental runs
+ * share the same per-node code, so their results are identical.
+ *
+ * Not thread-safe; one instance per project. Never throws on malformed input.
+ */
+export class Scheduler {
+  private net!: Network;
+  private input!: ScheduleInput;
+  private es!: Float64Array;
+  private ef!: Float64Array;
+  private ls!: Float64Array;
+  private lf!: Float64Array;
+  private lss!: Float64Array;
+  private hasPred!: Uint8Array;
+  private start!: Float64Array;
+  private finish!: Float64Array;
+  private tf!: Float64Array;
+  private ff!: Float64Array;
+  private crit!: Uint8Array;
+  private conflictBits!: Uint8Array;
+  private linkReq!: Float64Array;
+  private linkDep!: Int32Array;
+  private projectFinish = 0;
+  private projectStartEff = 0;
+  private pass2 = false;
+  private rows: TaskResult[] = [];
+  private result!: ScheduleResult;
+  /** Nodes to (re)compute in each phase. */
+  private dirtyF!: Uint8Array;
+  private dirtyB!: Uint8Array;
+  private dirtyT!: Uint8Array;
+  private touched!: Uint8Array;
+
+  constructor(input: ScheduleInput) {
+    this.rebuild(input, null);
+  }
+
+  /** The latest result. */
+  get current(): ScheduleResult {
+    return this.result;
+  }
+
+  /**
+   * Applies changes and returns the new result. `changedTaskIds`/`changedDependencyIds`
+   * name what differs from the input of the previous run; when they are omitted, or the
+   * shape of the network changed, everything is recomputed. `changedTaskIds` in the result
+   * lists the tasks whose computed values differ from the previous result.
+   */
+  update(input: ScheduleInput, changes?: ScheduleChanges): ScheduleResult {
+    const prev = this.result;
+    if (!changes || !this.sameShape(input, changes)) {
+      this.rebuild(input, prev);
+      return this.result;
+    }
+    const net = this.net;
+    this.input = input;
+    const byId = new Map<string, (typeof input.tasks)[number]>();
+    for (const t of input.tasks) if (t && typeof t.id === 'string' && !byId.has(t.id)) byId.set(t.id, t);
+    const N = 2 * net.n;
+    this.dirtyF = new Uint8Array(N);
+    this.dirtyB = new Uint8Array(N);
+    this.dirtyT = new Uint8Array(N);
+    this.touched = new Uint8Array(net.n);
+    for (const id of changes.changedTaskIds ?? []) {
+      const i = net.index.get(id);
+      if (i === undefined) continue;
+      net.loadTask(i, byId.get(id)!);
+      this.markTask(i);
+    }
+    for (const id of changes.changedDependencyIds ?? []) {
+      const k = net.depIndex.get(id);
+      if (k === undefined) continue;
+      const d = input.dependencies!.find((x) => x.id === id)!;
+      for (let e = 0; e < net.edgeDep.length; e++) {
+        if (net.edgeDep[e] !== k) continue;
+        net.edgeLag[e] = Math.round(typeof d.lagMin === 'number' && Number.isFinite(d.lagMin) ? d.lagMin : 0);
+        this.markNode(net.edgeSrc[e]!);
+        this.markNode(net.edgeDst[e]!);
+      }
+    }
+    this.run(prev, false);
+    return this.result;
+  }
+
+  private markNode(v: number): void {
+    this.dirtyF[v] = 1;
+    this.dirtyB[v] = 1;
+    this.dirtyT[v] = 1;
+  }
+
+  private markTask(i: number): void {
+    this.markNode(i);
+    if (this.net.isSummary[i]) this.markNode(this.net.n + i);
+  }
+
+  /** True when `input` differs from the previous one only in the named tasks'/links' scalar fields. */
+  private sameShape(input: ScheduleInput, changes: ScheduleChanges): boolean {
+    const net = this.net;
+    const old = this.input;
+    if (input.project !== old.project && JSON.stringify(input.project) !== JSON.stringify(old.project)) return false;
+    if (input.calendars !== old.calendars && JSON.stringify(input.calendars ?? []) !== JSON.stringify(old.calendars ?? []))
+      return false;
+    if (!Array.isArray(input.tasks) || input.tasks.length !== old.tasks.length) return false;
+    if ((input.dependencies ?? []).length !== (old.dependencies ?? []).length) return false;
+    for (const id of changes.changedTaskIds ?? []) {
+      const i = net.index.get(id);
+      if (i === undefined) return false;
+      const t = input.tasks.find((x) => x?.id === id);
+      const o = net.tasks[i]!;
+      if (!t || (t.parentId ?? null) !== (o.parentId ?? null) || (t.calendarId ?? null) !== (o.calendarId ?? null)) return false;
+      if ((t.type === 'summary') !== (o.type === 'summary')) return false;
+      if ((t.constraintKind === 'alap') !== (o.constraintKind === 'alap')) return false;
+    }
+    for (const id of changes.changedDependencyIds ?? []) {
+      const k = net.depIndex.get(id);
+      if (k === undefined) return false;
+      const d = (input.dependencies ?? []).find((x) => x?.id === id);
+      const o = net.deps[k]!;
+      if (!d || d.predecessorId !== o.predecessorId || d.successorId !== o.successorId || (d.type ?? 'FS') !== (o.type ?? 'FS'))
+        return false;
+      if (net.ignoredDependencyIds.includes(id)) return false;
+    }
+    return true;
+  }
+
+  private rebuild(input: ScheduleInput, prev: ScheduleResult | null): void {
+    this.input = input;
+    const net = new Network(input);
+    this.net = net;
+    const n = net.n;
+    const N = 2 * n;
+    this.es = new Float64Array(N).fill(NEG);
+    this.ef = new Float64Array(N).fill(NEG);
+    this.ls = new Float64Array(N).fill(POS);
+    this.lf = new Float64Array(N).fill(POS);
+    this.lss = new Float64Array(N).fill(POS);
+    this.hasPred = new Uint8Array(N);
+    this.start = new Float64Array(n);
+    this.finish = new Float64Array(n);
+    this.tf = new Float64Array(n);
+    this.ff = new Float64Array(n);
+    this.crit = new Uint8Array(n);
+    this.conflictBits = new Uint8Array(n);
+    this.linkReq = new Float64Array(n);
+    this.linkDep = new Int32Array(n).fill(-1);
+    this.rows = new Array<TaskResult>(n);
+    this.dirtyF = new Uint8Array(N).fill(1);
+    this.dirtyB = new Uint8Array(N).fill(1);
+    this.dirtyT = new Uint8Array(N).fill(1);
+    this.touched = new Uint8Array(n);
+    this.run(prev, true);
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Orchestration
+
+  private run(prev: ScheduleResult | null, full: boolean): void {
+    const net = this.net;
+    const n = net.n;
+    const topo = net.topo;
+    this.ensureSummaryArrays();
+    let fullBackward = full;
+    let fullFloat = full;
+    if (net.backward) {
+      // Finish-scheduled: late dates first from the anchor, then early dates from the
+      // resulting project start (scheduling.md §3.6).
+      this.projectFinish = net.projectAnchorFinish;
+      this.pass2 = false;
+      this.dirtyB.fill(1);
+      this.backwardPass();
+      let ps = POS;
+      for (let i = 0; i < n; i++) if (!net.isSummary[i] && this.lss[i]! < ps) ps = net.started[i] ? net.actualStart[i]! : this.lss[i]!;
+      this.projectStartEff = Number.isFinite(ps) ? ps : net.projectAnchorFinish;
+      this.dirtyF.fill(1);
+      this.forwardPass();
+      // Mirror of §2.6: ALAP predecessors of ASAP tasks are pulled by the ASAP early dates.
+      this.pass2 = true;
+      this.dirtyB.fill(1);
+      this.backwardPass();
+      fullFloat = true;
+    } else {
+      this.projectStartEff = net.projectStart;
+      this.pass2 = false;
+      this.forwardPass();
+      let pf = NEG;
+      for (let i = 0; i < n; i++) if (!net.isSummary[i] && this.ef[i]! > pf) pf = this.ef[i]!;
+      if (!Number.isFinite(pf)) pf = net.projectStart;
+      if (pf !== this.projectFinish || net.hasAlap) fullBackward = true;
+      this.projectFinish = pf;
+      if (fullBackward) this.dirtyB.fill(1);
+      this.backwardPass();
+      if (net.hasAlap) {
+        // §2.6: a second forward pass lets ASAP successors follow ALAP tasks placed late.
+        this.pass2 = true;
+        this.dirtyF.fill(1);
+        this.forwardPass();
+        fullFloat = true;
+      }
+    }
+    if (fullFloat) this.dirtyT.fill(1);
+    // Float/rollup dirtiness: anything recomputed, plus predecessors of nodes whose early
+    // dates moved (free float), plus leaves under a summary exit whose successors moved.
+    if (!fullFloat) this.spreadFloatDirt();
+    for (let i = 0; i < n; i++) if (this.dirtyT[i] && !net.isSummary[i]) this.leafFloat(i);
+    // Summaries bottom-up (reverse topological order of exit nodes puts children first).
+    for (let k = 0; k < topo.length; k++) {
+      const v = topo[k]!;
+      if (v < n) continue;
+      const s = v - n;
+      if (full || this.summaryDirty(s)) this.summaryRollup(s);
+    }
+    this.buildResult(prev, full);
+  }
+
+  private summaryDirty(s: number): boolean {
+    const net = this.net;
+    if (this.dirtyT[s] || this.dirtyT[net.n + s]) return true;
+    for (const c of net.children[s]!) if (this.dirtyT[c] || (net.isSummary[c] && this.dirtyT[net.n + c])) {
+      this.dirtyT[s] = 1;
+      return true;
+    }
+    return false;
+  }
+
+  private spreadFloatDirt(): void {
+    const net = this.net;
+    const N = 2 * net.n;
+    const d = this.dirtyT;
+    const extra = new Uint8Array(N);
+    for (let v = 0; v < N; v++) {
+      if (!d[v]) continue;
+      for (let k = net.inStart[v]!; k < net.inStart[v + 1]!; k++) extra[net.edgeSrc[net.inEdges[k]!]!] = 1;
+      // Free float towards a summary uses its rolled-up (exit node) dates.
+      if (v >= net.n) {
+        const x = v - net.n;
+        for (let k = net.inStart[x]!; k < net.inStart[x + 1]!; k++) extra[net.edgeSrc[net.inEdges[k]!]!] = 1;
+      }
+    }
+    for (let v = 0; v < N; v++) if (extra[v]) d[v] = 1;
+    // A summary exit whose successors moved changes the inherited free float of all its leaves.
+    for (let k = net.topo.length - 1; k >= 0; k--) {
+      const v = net.topo[k]!;
+      if (v < net.n || !d[v]) continue;
+      const stack = [v - net.n];
+      while (stack.length) {
+        const s = stack.pop()!;
+        for (const c of net.children[s]!) {
+          d[c] = 1;
+          if (net.isSummary[c]) {
+            d[net.n + c] = 1;
+            stack.push(c);
+          }
+        }
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Forward pass
+
+  private forwardPass(): void {
+    const net = this.net;
+    const topo = net.topo;
+    const dirty = this.dirtyF;
+    for (let k = 0; k < topo.length; k++) {
+      const v = topo[k]!;
+      if (!dirty[v]) continue;
+      dirty[v] = 0;
+      if (v < net.n) this.touched[v] = 1;
+      else this.touched[v - net.n] = 1;
+      const oldEs = this.es[v]!;
+      const oldEf = this.ef[v]!;
+      const oldHas = this.hasPred[v]!;
+      if (v >= net.n) this.rollupExitEarly(v);
+      else if (net.isSummary[v]) this.entryForward(v);
+      else this.leafForward(v);
+      // An entry node's own values are on the summary calendar; its leaves may see a change
+      // on theirs even when these did not move, so they are always revisited.
+      if (v < net.n && net.isSummary[v]) for (const c of net.children[v]!) dirty[c] = 1;
+      if (this.es[v] !== oldEs || this.ef[v] !== oldEf || this.hasPred[v] !== oldHas) {
+        for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) dirty[net.edgeDst[net.outEdges[q]!]!] = 1;
+        this.dirtyB[v] = 1;
+        this.dirtyT[v] = 1;
+        // Early dates decide which child is a summary's earliest (SS/SF out of summaries).
+        if (v >= net.n) for (const c of net.children[v - net.n]!) this.dirtyB[net.outNode(c)] = 1;
+      }
+    }
+  }
+
+  /** Early dates of a link's predecessor as seen by successor `v` (ALAP rule of §2.6). */
+  private predEarly(u: number, v: number, wantFinish: boolean): number {
+    const net = this.net;
+    if (this.pass2 && u < net.n && this.atLateDates(u) && !(v < net.n && net.ckind[v] === C_ALAP)) {
+      return wantFinish ? this.lf[u]! : this.ls[u]!;
+    }
+    return wantFinish ? this.ef[u]! : this.es[u]!;
+  }
+
+  /**
+   * Collects the link candidates into leaf or summary `v` in `out`: the latest start and
+   * finish candidates (−∞ if none), the links producing them and whether any link (own or
+   * inherited from an ancestor summary, §4.2) exists. Lags are counted on `cal`, the
+   * calendar of the task being scheduled (§1.6), also for links inherited from summaries.
+   */
+  private gather(v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number }): void {
+    const net = this.net;
+    out.s = NEG;
+    out.f = NEG;
+    out.has = false;
+    out.sDep = -1;
+    out.fDep = -1;
+    this.gatherLinks(v, v, cal, out);
+    for (let p = net.parent[v]!; p >= 0; p = net.parent[p]!) {
+      // §4.3 [inferred]: a summary SNET (or MSO) is a lower bound for all its leaves.
+      if ((net.ckind[p] === C_SNET || net.ckind[p] === C_MSO) && net.cdate[p]! > out.s) {
+        out.s = net.cdate[p]!;
+        out.sDep = -1;
+        out.has = true;
+      }
+      this.gatherLinks(p, v, cal, out);
+    }
+  }
+
+  private gatherLinks(node: number, v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number }): void {
+    const net = this.net;
+    for (let q = net.inStart[node]!; q < net.inStart[node + 1]!; q++) {
+      const e = net.inEdges[q]!;
+      const t = net.edgeType[e]!;
+      if (t === HIER) continue;
+      out.has = true;
+      const u = net.edgeSrc[e]!;
+      const lag = net.edgeLag[e]!;
+      const base = this.predEarly(u, v, t === FS || t === FF);
+      if (!Number.isFinite(base)) continue;
+      const c = cal.shift(base, lag);
+      const k = net.edgeDep[e]!;
+      if (t === FS || t === SS) {
+        if (c > out.s || (c === out.s && out.sDep >= 0 && net.deps[k]!.id < net.deps[out.sDep]!.id)) {
+          out.s = c;
+          out.sDep = k;
+        }
+      } else if (c > out.f || (c === out.f && out.fDep >= 0 && net.deps[k]!.id < net.deps[out.fDep]!.id)) {
+        out.f = c;
+        out.fDep = k;
+      }
+    }
+  }
+
+  private readonly g = { s: NEG, f: NEG, has: false, sDep: -1, fDep: -1 };
+
+  /**
+   * A summary's entry node only records its inherited candidates (on its own calendar) so
+   * that a change upstream is noticed; its leaves re-derive them on their own calendars.
+   */
+  private entryForward(i: number): void {
+    const g = this.g;
+    this.gather(i, this.net.cals[i]!, g);
+    this.es[i] = g.s;
+    this.ef[i] = g.f;
+    this.hasPred[i] = g.has ? 1 : 0;
+  }
+
+  private rollupExitEarly(v: number): void {
+    const net = this.net;
+    const s = v - net.n;
+    let es = POS;
+    let ef = NEG;
+    for (const c of net.children[s]!) {
+      const cv = net.outNode(c);
+      let a = this.es[cv]!;
+      let b = this.ef[cv]!;
+      if (this.pass2 && cv < net.n && this.atLateDates(cv)) {
+        a = this.ls[cv]!;
+        b = this.lf[cv]!;
+      }
+      if (a < es) es = a;
+      if (b > ef) ef = b;
+    }
+    this.es[v] = es;
+    this.ef[v] = ef;
+  }
+
+  private leafForward(i: number): void {
+    const net = this.net;
+    const cal = net.cals[i]!;
+    const d = net.dur[i]!;
+    const ps = this.projectStartEff;
+    const g = this.g;
+    this.gather(i, cal, g);
+    this.hasPred[i] = g.has ? 1 : 0;
+    let bits = this.conflictBits[i]! & K_DEADLINE;
+    this.linkDep[i] = -1;
+    if (net.started[i]) {
+      const as = net.actualStart[i]!;
+      this.es[i] = as;
+      if (net.complete[i] && Number.isFinite(net.actualFinish[i]!)) this.ef[i] = net.actualFinish[i]!;
+      else {
+        let ef = cal.addWork(as, d);
+        // §5.2: only FNET is honored on a started task; it stretches the finish.
+        if (net.ckind[i] === C_FNET && net.cdate[i]! > ef) ef = net.cdate[i]!;
+        this.ef[i] = ef;
+      }
+      this.conflictBits[i] = bits;
+      return;
+    }
+    // Link-driven early start (§2.3), FF/SF via the finish.
+    let x = g.s;
+    const fs = Number.isFinite(g.f) ? cal.subWork(g.f, d) : NEG;
+    let bindingDep = g.sDep;
+    if (fs > x) {
+      x = fs;
+      bindingDep = g.fDep;
+    }
+    if (net.manual[i]) {
+      const ms = net.manualStart[i]!;
+      this.es[i] = ms;
+      const mf = net.manualFinish[i]!;
+      this.ef[i] = Number.isFinite(mf) && mf >= ms ? mf : cal.addWork(ms, d);
+      if (g.has && Number.isFinite(x) && cal.position(ms) < cal.position(x)) {
+        bits |= K_MANUAL;
+        this.linkReq[i] = cal.nextWorkStart(x);
+        this.linkDep[i] = bindingDep;
+      }
+      this.conflictBits[i] = bits;
+      return;
+    }
+    // Decision 4: leads never pull a task before the project start.
+    const es0 = g.has ? Math.max(x, ps) : ps;
+    let es = es0;
+    let finishFixed = fs === x && Number.isFinite(fs) && fs >= ps ? g.f : NaN;
+    const ck = net.ckind[i]!;
+    const c = net.cdate[i]!;
+    switch (ck) {
+      case C_SNET:
+        es = g.has ? Math.max(es0, c) : c;
+        break;
+      case C_FNET: {
+        const cs = cal.subWork(c, d);
+        es = g.has ? Math.max(es0, cs) : cs;
+        if (es === cs) finishFixed = c;
+        break;
+      }
+      case C_SNLT:
+        es = Math.min(es0, c);
+        break;
+      case C_FNLT:
+        es = Math.min(es0, cal.subWork(c, d));
+        break;
+      case C_MSO:
+        es = c;
+        break;
+      case C_MFO:
+        es = cal.subWork(c, d);
+        finishFixed = c;
+        break;
+    }
+    if (es !== es0 && ck !== C_FNET && ck !== C_MFO) finishFixed = NaN;
+    // Decision 6: leveling delay after links and constraints; ALAP tasks ignore it.
+    const delay = net.delay[i]!;
+    if (delay > 0 && ck !== C_ALAP) {
+      es = cal.addWork(es, delay);
+      finishFixed = NaN;
+    }
+    const ms = net.milestone[i] === 1;
+    es = ms ? cal.nextMilestoneStart(es) : cal.nextWorkStart(es);
+    let ef = cal.addWork(es, d);
+    // MSP keeps a finish driven by FF/SF (or a finish constraint) as computed, e.g. a Monday
+    // 08:00 finish stays Monday 08:00 instead of the equivalent Friday 17:00.
+    if (d > 0 && finishFixed === finishFixed && finishFixed !== ef && cal.position(finishFixed) === cal.position(ef)) ef = finishFixed;
+    this.es[i] = es;
+    this.ef[i] = ef;
+    if (g.has && Number.isFinite(x) && cal.position(es) < cal.position(Math.max(x, ps))) {
+      bits |= K_LINK;
+      this.linkReq[i] = cal.nextWorkStart(Math.max(x, ps));
+      this.linkDep[i] = bindingDep;
+    }
+    if (es < ps && cal.position(es) < cal.position(ps)) bits |= K_BEFORE_START;
+    this.conflictBits[i] = bits;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Backward pass
+
+  private backwardPass(): void {
+    const net = this.net;
+    const topo = net.topo;
+    const dirty = this.dirtyB;
+    for (let k = topo.length - 1; k >= 0; k--) {
+      const v = topo[k]!;
+      if (!dirty[v]) continue;
+      dirty[v] = 0;
+      if (v < net.n) this.touched[v] = 1;
+      else this.touched[v - net.n] = 1;
+      const oLs = this.ls[v]!;
+      const oLf = this.lf[v]!;
+      const oLss = this.lss[v]!;
+      if (v >= net.n) this.exitBackward(v);
+      else if (net.isSummary[v]) this.entryBackward(v);
+      else this.leafBackward(v);
+      if (this.ls[v] !== oLs || this.lf[v] !== oLf || this.lss[v] !== oLss) {
+        for (let q = net.inStart[v]!; q < net.inStart[v + 1]!; q++) dirty[net.edgeSrc[net.inEdges[q]!]!] = 1;
+        this.dirtyT[v] = 1;
+      }
+    }
+  }
+
+  /** Late-finish candidate for predecessor node u (calendar calU, duration dU) from edge e into x. */
+  private lateCandidate(e: number, x: number, calU: WorkCalendar, dU: number, uStartedOrManual: boolean, asStart: boolean): number {
+    const net = this.net;
+    const t = net.edgeType[e]!;
+    const lag = net.edgeLag[e]!;
+    const calX = net.cals[x]!;
+    if (x < net.n && !net.isSummary[x] && net.complete[x]) return POS;
+    let lsx = this.lss[x]!;
+    let lfx = this.lf[x]!;
+    if (net.backward && this.pass2 && x < net.n && !net.isSummary[x] && net.ckind[x] !== C_ALAP) {
+      // §3.6 step 5 [inferred]: ASAP successors pull with their early dates.
+      lsx = this.es[x]!;
+      lfx = this.ef[x]!;
+    }
+    if (!Number.isFinite(lsx) && !Number.isFinite(lfx)) return POS;
+    let c: number;
+    switch (t) {
+      case FS:
+        c = calX.shift(lsx, -lag);
+        break;
+      case SS: {
+        if (uStartedOrManual) return this.projectFinish;
+        const st = calX.shift(calX.nextWorkStart(lsx), -lag);
+        c = asStart ? st : calU.addWork(st, dU);
+        break;
+      }
+      case FF:
+        c = calX.shift(lfx, -lag);
+        break;
+      default: {
+        if (uStartedOrManual) return this.projectFinish;
+        if (asStart) c = calX.shift(lfx, -lag);
+        else c = calX.shift(calU.addWork(lfx, dU), -lag);
+      }
+    }
+    return c < this.projectFinish ? c : this.projectFinish;
+  }
+
+  private leafBackward(i: number): void {
+    const net = this.net;
+    const cal = net.cals[i]!;
+    const d = net.dur[i]!;
+    if (net.complete[i] && net.started[i]) {
+      this.lf[i] = this.ef[i]!;
+      this.lss[i] = this.ls[i] = this.es[i]!;
+      return;
+    }
+    const pf = this.projectFinish;
+    const startedOrManual = net.started[i] === 1 || net.manual[i] === 1;
+    let lf = pf;
+    for (let q = net.outStart[i]!; q < net.outStart[i + 1]!; q++) {
+      const e = net.outEdges[q]!;
+      const x = net.edgeDst[e]!;
+      if (net.edgeType[e] === HIER) {
+        // Bounds handed down by the parent summary's exit node.
+        if (this.lf[x]! < lf) lf = this.lf[x]!;
+        const lsb = this.ls[x]!;
+        if (Number.isFinite(lsb) && this.es[i] === this.es[x]) {
+          const c = cal.addWork(lsb, d);
+          if (c < lf) lf = c;
+        }
+        continue;
+      }
+      const c = this.lateCandidate(e, x, cal, d, startedOrManual, false);
+      if (c < lf) lf = c;
+    }
+    if (net.backward) lf = this.applyBackwardModeEarlyConstraints(i, lf, cal, d);
+    if (!net.manual[i]) {
+      const c = net.cdate[i]!;
+      switch (net.ckind[i]) {
+        case C_MSO:
+          lf = cal.addWork(c, d);
+          break;
+        case C_MFO:
+          lf = c;
+          break;
+        case C_SNLT: {
+          const v = cal.addWork(c, d);
+          if (v < lf) lf = v;
+          break;
+        }
+        case C_FNLT:
+          if (c < lf) lf = c;
+          break;
+      }
+    }
+    const dl = net.deadline[i]!;
+    if (dl < lf) lf = dl;
+    if (!net.manual[i]) lf = cal.normalizeFinish(lf);
+    this.lf[i] = lf;
+    const lss = cal.subWork(lf, net.remaining[i]!);
+    this.lss[i] = lss;
+    this.ls[i] = net.started[i] ? net.actualStart[i]! : lss;
+  }
+
+  /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */
+  private applyBackwardModeEarlyConstraints(i: number, lf: number, cal: WorkCalendar, d: number): number {
+    const net = this.net;
+    const c = net.cdate[i]!;
+    if (net.ckind[i] === C_SNET) {
+      const v = cal.addWork(c, d);
+      if (v > lf) return v;
+    } else if (net.ckind[i] === C_FNET && c > lf) return c;
+    return lf;
+  }
+
+  private exitBackward(v: number): void {
+    const net = this.net;
+    const s = v - net.n;
+    const cal = net.cals[s]!;
+    let lf = this.projectFinish;
+    let ls = POS;
+    for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
+      const e = net.outEdges[q]!;
+      const x = net.edgeDst[e]!;
+      const t = net.edgeType[e]!;
+      if (t === HIER) {
+        if (this.lf[x]! < lf) lf = this.lf[x]!;
+        if (this.ls[x]! < ls && this.es[v] === this.es[x]) ls = this.ls[x]!;
+        continue;
+      }
+      const c = this.lateCandidate(e, x, cal, 0, false, t === SS || t === SF);
+      if (t === SS || t === SF) {
+        if (c < ls) ls = c;
+      } else if (c < lf) lf = c;
+    }
+    // §4.3 [inferred]: a summary FNLT (and deadline) bounds all its leaves' late finish.
+    if (net.ckind[s] === C_FNLT && net.cdate[s]! < lf) lf = net.cdate[s]!;
+    if (net.deadline[s]! < lf) lf = net.deadline[s]!;
+    this.lf[v] = lf;
+    this.ls[v] = ls;
+  }
+
+  private entryBackward(i: number): void {
+    const net = this.net;
+    let ls = POS;
+    let lf = POS;
+    for (const c of net.children[i]!) {
+      if (!net.isSummary[c] && net.complete[c]) continue;
+      const a = this.lss[c]!;
+      const b = this.lf[c]!;
+      if (a < ls) ls = a;
+      if (b < lf) lf = b;
+    }
+    this.lss[i] = ls;
+    this.lf[i] = lf;
+    this.ls[i] = ls;
+  }
+
+  // ---------------------------------------------------------------------------------------
+  // Floats, criticality, rollups
+
+  /**
+   * Forward projects: an ALAP leaf sits at its late dates, but never earlier than its
+   * links allow (negative slack keeps it at its early dates instead of breaking links).
+   */
+  private atLateDates(i: number): boolean {
+    const net = this.net;
+    return (
+      net.ckind[i] === C_ALAP && !net.isSummary[i] && !net.started[i] && !net.manual[i] && this.lss[i]! >= this.es[i]!
+    );
+  }
+
+  private leafFloat(i: number): void {
+    const net = this.net;
+    const cal = net.cals[i]!;
+    this.touched[i] = 1;
+    const es = this.es[i]!;
+    const ef = this.ef[i]!;
+    const ls = this.ls[i]!;
+    const lf = this.lf[i]!;
+    // Scheduled dates (§2.6): ALAP at late dates in forward projects; in backward projects
+    // everything but ASAP sits at its late dates.
+    const useLate = net.backward
+      ? net.ckind[i] !== C_ASAP && !net.started[i] && !net.manual[i]
+      : this.atLateDates(i);
+    this.start[i] = useLate ? this.lss[i]! : es;
+    this.finish[i] = useLate ? lf : ef;
+    // ALAP (forward) / ASAP (backward) slack is forced to 0 (§2.6, §3.6), unless negative.
+    const forcedZero = net.backward
+      ? net.ckind[i] === C_ASAP && !net.manual[i] && !net.started[i] && this.lss[i]! >= es
+      : useLate;
+    let tf: number;
+    if (net.complete[i] && net.started[i]) tf = 0;
+    else if (forcedZero) tf = 0;
+    else {
+      const finishSlack = cal.workBetween(ef, lf);
+      if (net.started[i]) tf = finishSlack;
+      else {
+        const startSlack = cal.workBetween(es, ls);
+        tf = startSlack < finishSlack ? startSlack : finishSlack;
+      }
+    }
+    this.tf[i] = tf;
+    // Free float over own and inherited (summary) outgoing links (§3.3).
+    let ff = POS;
+    if (!net.complete[i]) {
+      const pES = useLate ? this.lss[i]! : es;
+      const pEF = useLate ? lf : ef;
+      ff = this.freeFloatFrom(i, cal, pES, pEF, ff);
+      for (let p = net.parent[i]!; p >= 0; p = net.parent[p]!) {
+        ff = this.freeFloatFrom(net.n + p, cal, pES, pEF, ff, i);
+      }
+      if (ff === POS) ff = tf;
+      if (ff > tf) ff = tf;
+      if (ff < 0) ff = 0;
+    } else ff = 0;
+    this.ff[i] = ff;
+    this.crit[i] = tf <= 0 && !net.complete[i] && !(net.manual[i] && net.linkCount[i] === 0) ? 1 : 0;
+    let bits = this.conflictBits[i]! & ~K_DEADLINE;
+    if (net.deadline[i]! < this.finish[i]!) bits |= K_DEADLINE;
+    this.conflictBits[i] = bits;
+  }
+
+  private freeFloatFrom(v: number, cal: WorkCalendar, pES: number, pEF: number, acc: number, leaf = -1): number {
+    const net = this.net;
+    for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
+      const e = net.outEdges[q]!;
+      const t = net.edgeType[e]!;
+      if (t === HIER) continue;
+      // Inherited SS/SF links bind only the summary's earliest leaf (§4.2).
+      if (leaf >= 0 && (t === SS || t === SF) && this.es[leaf] !== this.es[v]) continue;
+      const x = net.edgeDst[e]!;
+      let xES: number;
+      let xEF: number;
+      if (net.isSummary[x]) {
+        xES = this.es[net.n + x]!;
+        xEF = this.ef[net.n + x]!;
+      } else {
+        if (net.complete[x]) continue;
+        const late = !net.backward && this.atLateDates(x);
+        xES = late ? this.lss[x]! : this.es[x]!;
+        xEF = late ? this.lf[x]! : this.ef[x]!;
+      }
+      const a = t === FS || t === FF ? pEF : pES;
+      const b = t === FS || t === SS ? xES : xEF;
+      if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+      const w = cal.workBetween(a, b) - net.edgeLag[e]!;
+      if (w < acc) acc = w;
+    }
+    return acc;
+  }
+
+  private summaryRollup(s: number): void {
+    const net = this.net;
+    const n = net.n;
+    this.touched[s] = 1;
+    this.dirtyT[s] = 1;
+    let start = POS;
+    let finish = NEG;
+    let es = POS;
+    let ef = NEG;
+    let ls = POS;
+    let lf = NEG;
+    let crit = 0;
+    for (const c of net.children[s]!) {
+      if (this.start[c]! < start) start = this.start[c]!;
+      if (this.finish[c]! > finish) finish = this.finish[c]!;
+      let a: number;
+      let b: number;
+      let la: number;
+      let lb: number;
+      if (net.isSummary[c]) {
+        a = this.sumES[c]!;
+        b = this.sumEF[c]!;
+        la = this.sumLS[c]!;
+        lb = this.sumLF[c]!;
+      } else {
+        const alap = !net.backward && this.atLateDates(c);
+        a = alap ? this.lss[c]! : this.es[c]!;
+        b = alap ? this.lf[c]! : this.ef[c]!;
+        la = net.manual[c] ? this.es[c]! : this.ls[c]!;
+        lb = net.manual[c] ? this.ef[c]! : this.lf[c]!;
+      }
+      if (a < es) es = a;
+      if (b > ef) ef = b;
+      if (la < ls) ls = la;
+      if (lb > lf) lf = lb;
+      if (this.crit[c]) crit = 1;
+    }
+    this.start[s] = start;
+    this.finish[s] = finish;
+    this.sumES[s] = es;
+    this.sumEF[s] = ef;
+    this.sumLS[s] = ls;
+    this.sumLF[s] = lf;
+    const cal = net.cals[s]!;
+    const tf = Math.min(cal.workBetween(es, ls), cal.workBetween(ef, lf));
+    this.tf[s] = tf;
+    let ff = this.freeFloatFrom(n + s, cal, es, ef, POS);
+    if (ff === POS || ff > tf) ff = tf;
+    this.ff[s] = ff < 0 ? 0 : ff;
+    this.crit[s] = crit;
+    this.conflictBits[s] = net.deadline[s]! < finish ? K_DEADLINE : 0;
+  }
+
+  private sumES = new Float64Array(0);
+  private sumEF = new Float64Array(0);
+  private sumLS = new Float64Array(0);
+  private sumLF = new Float64Array(0);
+
+  // ---------------------------------------------------------------------------------------
+  // Output
+
+  private buildResult(prev: ScheduleResult | null, full: boolean): void {
+    const net = this.net;
+    const n = net.n;
+    const rows = this.rows;
+    const prevById = new Map<string, TaskResult>();
+    if (prev && full) for (const r of prev.tasks) prevById.set(r.id, r);
+    const changed: string[] = [];
+    let recomputed = 0;
+    for (let i = 0; i < n; i++) {
+      if (!full && !this.touched[i] && !this.dirtyT[i]) continue;
+      recomputed++;
+      const row = this.makeRow(i);
+      const old = full ? prevById.get(row.id) : rows[i];
+      rows[i] = row;
+      if (!old || !sameRow(old, row)) changed.push(row.id);
+    }
+    this.dirtyT.fill(0);
+    this.touched.fill(0);
+    let pStart = POS;
+    let pFinish = NEG;
+    for (let i = 0; i < n; i++) {
+      if (net.isSummary[i]) continue;
+      if (this.start[i]! < pStart) pStart = this.start[i]!;
+      if (this.finish[i]! > pFinish) pFinish = this.finish[i]!;
+    }
+    const conflicts: Conflict[] = [];
+    for (let i = 0; i < n; i++) {
+      const bits = this.conflictBits[i]!;
+      if (bits) this.addConflicts(i, bits, conflicts);
+    }
+    this.result = {
+      tasks: rows.slice(),
+      conflicts,
+      cycles: net.cycles.slice(),
+      projectStartAt: Number.isFinite(pStart) ? toIsoString(pStart) : null,
+      projectFinishAt: Number.isFinite(pFinish) ? toIsoString(pFinish) : null,
+      stats: { taskCount: n, recomputedCount: recomputed },
+      changedTaskIds: changed,
+    };
+  }
+
+  private addConflicts(i: number, bits: number, out: Conflict[]): void {
+    const net = this.net;
+    const id = net.ids[i]!;
+    const name = net.tasks[i]!.name ?? net.tasks[i]!.key ?? id;
+    const startAt = toIsoString(this.start[i]!);
+    const finishAt = toIsoString(this.finish[i]!);
+    const dep = this.linkDep[i]! >= 0 ? net.deps[this.linkDep[i]!]!.id : undefined;
+    if (bits & K_LINK) {
+      const c: Conflict = {
+        kind: 'constraint_vs_link',
+        taskId: id,
+        message: `Constraint on "${name}" schedules it before its predecessors allow (${toIsoString(this.linkReq[i]!)}).`,
+        requiredStartAt: toIsoString(this.linkReq[i]!),
+        startAt,
+        finishAt,
+      };
+      if (dep !== undefined) c.dependencyId = dep;
+      if (Number.isFinite(net.cdate[i]!)) c.constraintDate = toIsoString(net.cdate[i]!);
+      out.push(c);
+    }
+    if (bits & K_MANUAL) {
+      const c: Conflict = {
+        kind: 'manual_vs_link',
+        taskId: id,
+        message: `Manually scheduled "${name}" starts before its predecessors allow (${toIsoString(this.linkReq[i]!)}).`,
+        requiredStartAt: toIsoString(this.linkReq[i]!),
+        startAt,
+        finishAt,
+      };
+      if (dep !== undefined) c.dependencyId = dep;
+      out.push(c);
+    }
+    if (bits & K_BEFORE_START) {
+      const c: Conflict = {
+        kind: 'before_project_start',
+        taskId: id,
+        message: `"${name}" is scheduled before the project start.`,
+        requiredStartAt: toIsoString(this.projectStartEff),
+        startAt,
+        finishAt,
+      };
+      if (Number.isFinite(net.cdate[i]!)) c.constraintDate = toIsoString(net.cdate[i]!);
+      out.push(c);
+    }
+    if (bits & K_DEADLINE) {
+      out.push({
+        kind: 'deadline_missed',
+        taskId: id,
+        message: `"${name}" finishes after its deadline.`,
+        startAt,
+        finishAt,
+        deadline: toIsoString(net.deadline[i]!),
+      });
+    }
+  }
+
+  private makeRow(i: number): TaskResult {
+    const net = this.net;
+    const sum = net.isSummary[i] === 1;
+    const es = sum ? this.sumES[i]! : this.es[i]!;
+    const ef = sum ? this.sumEF[i]! : this.ef[i]!;
+    const ls = sum ? this.sumLS[i]! : this.ls[i]!;
+    const lf = sum ? this.sumLF[i]! : this.lf[i]!;
+    let duration = net.dur[i]!;
+    let progress = net.progress[i]!;
+    if (sum) {
+      duration = net.cals[i]!.workBetween(this.start[i]!, this.finish[i]!);
+      progress = this.summaryProgress(i);
+    }
+    return {
+      id: net.ids[i]!,
+      startAt: iso(this.start[i]!),
+      finishAt: iso(this.finish[i]!),
+      earlyStartAt: iso(es),
+      earlyFinishAt: iso(ef),
+      lateStartAt: iso(ls),
+      lateFinishAt: iso(lf),
+      totalFloatMin: Math.round(this.tf[i]!) || 0,
+      freeFloatMin: Math.round(this.ff[i]!) || 0,
+      isCritical: this.crit[i] === 1,
+      durationMin: duration,
+      isSummary: sum,
+      isMilestone: !sum && net.milestone[i] === 1,
+      pertDurationMin: Number.isFinite(net.pert[i]!) ? net.pert[i]! : null,
+      progressPct: Math.round(progress * 100) / 100,
+    };
+  }
+
+  /** §4.1: Σ actual duration ÷ Σ duration over leaf descendants. */
+  private summaryProgress(s: number): number {
+    const net = this.net;
+    let a = 0;
+    let d = 0;
+    const stack = [s];
+    while (stack.length) {
+      const v = stack.pop()!;
+      for (const c of net.children[v]!) {
+        if (net.isSummary[c]) stack.push(c);
+        else {
+          a += net.actualDur[c]!;
+          d += net.dur[c]!;
+        }
+      }
+    }
+    return d > 0 ? (100 * a) / d : 0;
+  }
+
+  /** Allocates the per-summary rollup arrays (called lazily by the first run). */
+  private ensureSummaryArrays(): void {
+    const n = this.net.n;
+    if (this.sumES.length !== n) {
+      this.sumES = new Float64Array(n);
+      this.sumEF = new Float64Array(n);
+      this.sumLS = new Float64Array(n);
+      this.sumLF = new Float64Array(n);
+    }
+  }
+}
+
+function iso(t: number): string {
+  return Number.isFinite(t) ? toIsoString(t) : '';
+}
+
+function sameRow(a: TaskResult, b: TaskResult): boolean {
+  return (
+    a.startAt === b.startAt &&
+    a.finishAt === b.finishAt &&
+    a.earlyStartAt === b.earlyStartAt &&
+    a.earlyFinishAt === b.earlyFinishAt &&
+    a.lateStartAt === b.lateStartAt &&
+    a.lateFinishAt === b.lateFinishAt &&
+    a.totalFloatMin === b.totalFloatMin &&
+    a.freeFloatMin === b.freeFloatMin &&
+    a.isCritical === b.isCritical &&
+    a.durationMin === b.durationMin &&
+    a.progressPct === b.progressPct &&
+    a.pertDurationMin === b.pertDurationMin &&
+    a.isMilestone === b.isMilestone &&
+    a.isSummary === b.isSummary
+  );
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { findCycles, schedule, Scheduler, type ScheduleInput } from '../src/index.js';
+import { at } from './support/plan.js';
+
+function chain(n: number): ScheduleInput {
+  return {
+    project: { startAt: at(2, '08:00') },
+    tasks: Array.from({ length: n }, (_, i) => ({ id: `t${String(i).padStart(3, '0')}`, name: `T${i}`, durationMin: 480 })),
+    dependencies: Array.from({ length: n - 1 }, (_, i) => ({
+      id: `d${i}`,
+      predecessorId: `t${String(i).padStart(3, '0')}`,
+      successorId: `t${String(i + 1).padStart(3, '0')}`,
+      type: 'FS' as const,
+      lagMin: 0,
+    })),
+  };
+}
+
+describe('incremental recalculation', () => {
+  it('recomputes only the affected part and reports what changed', () => {
+    const input = chain(50);
+    // A parallel task with plenty of float: editing it moves nothing else.
+    input.tasks = [...input.tasks, { id: 'x', name: 'X', durationMin: 480 }];
+    const s = new Scheduler(input);
+    expect(s.current.stats).toEqual({ taskCount: 51, recomputedCount: 51 });
+    const tasks = input.tasks.map((t) => (t.id === 'x' ? { ...t, durationMin: 960 } : t));
+    const r = s.update({ ...input, tasks }, { changedTaskIds: ['x'] });
+    expect(r.changedTaskIds).toEqual(['x']);
+    expect(r.stats.recomputedCount).toBeLessThan(5);
+    expect(r).toEqual({ ...schedule({ ...input, tasks }, { previous: s.current }), changedTaskIds: ['x'], stats: r.stats });
+  });
+  it('a change that moves the project finish updates every late date', () => {
+    const input = chain(10);
+    const s = new Scheduler(input);
+    const tasks = input.tasks.map((t, i) => (i === 9 ? { ...t, durationMin: 960 } : t));
+    const r = s.update({ ...input, tasks }, { changedTaskIds: ['t009'] });
+    const full = schedule({ ...input, tasks });
+    expect(r.tasks).toEqual(full.tasks);
+    expect(r.projectFinishAt).toBe(at(16, '17:00'));
+    expect(r.changedTaskIds).toEqual(['t009']);
+  });
+  it('a shape change (new link) falls back to a full run', () => {
+    const input = chain(5);
+    const s = new Scheduler(input);
+    const deps = [...(input.dependencies ?? []), { id: 'z', predecessorId: 't004', successorId: 't000' }];
+    const r = s.update({ ...input, dependencies: deps }, { changedDependencyIds: ['z'] });
+    expect(r.cycles).toHaveLength(1);
+    expect(r.stats.recomputedCount).toBe(5);
+  });
+  it('schedule() with a previous result lists only changed tasks', () => {
+    const input = chain(5);
+    const first = schedule(input);
+    expect(first.changedTaskIds).toHaveLength(5);
+    const again = schedule(input, { previous: first });
+    expect(again.changedTaskIds).toEqual([]);
+  });
+});
+
+describe('findCycles before saving', () => {
+  it('reports every independent cycle with its path', () => {
+    const tasks = ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, key: `WEB-${i + 1}`, name: id.toUpperCase() }));
+    const deps = [
+      { id: '1', predecessorId: 'a', successorId: 'b' },
+      { id: '2', predecessorId: 'b', successorId: 'a' },
+      { id: '3', predecessorId: 'c', successorId: 'd' },
+      { id: '4', predecessorId: 'd', successorId: 'e' },
+      { id: '5', predecessorId: 'e', successorId: 'c' },
+    ];
+    expect(findCycles(tasks, deps)).toEqual([
+      { path: 'WEB-1 → WEB-2 → WEB-1', taskIds: ['a', 'b'], taskNames: ['A', 'B'] },
+      { path: 'WEB-3 → WEB-4 → WEB-5 → WEB-3', taskIds: ['c', 'd', 'e'], taskNames: ['C', 'D', 'E'] },
+    ]);
+    expect(findCycles(tasks, deps.slice(2, 4))).toEqual([]);
+  });
+  it('a cycle through a summary (child linked to its parent)', () => {
+    const tasks = [{ id: 's', name: 'Phase', type: 'summary' as const }, { id: 'c', name: 'Child', parentId: 's' }];
+    const cyc = findCycles(tasks, [{ id: '1', predecessorId: 'c', successorId: 's' }]);
+    expect(cyc).toEqual([{ path: 'Child → Phase → Child', taskIds: ['c', 's'], taskNames: ['Child', 'Phase'] }]);
+  });
+});

@@ -1,0 +1,449 @@
+import { describe, expect, it } from 'vitest';
+import { at, plan, span } from './support/plan.js';
+
+/** scheduling.md §9, one test per scenario (numbers in the titles). */
+const STD_TUE_OFF = {
+  id: 'tueoff',
+  weekly: [[], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], []] as [string, string][][],
+  exceptions: [{ from: '2026-03-03', to: '2026-03-03', intervals: [] }],
+};
+const MORNINGS = {
+  id: 'mornings',
+  weekly: [[], [['08:00', '12:00']], [['08:00', '12:00']], [['08:00', '12:00']], [['08:00', '12:00']], [['08:00', '12:00']], []] as [string, string][][],
+};
+
+describe('calendar and arithmetic', () => {
+  it('1: one full day', () => {
+    const p = plan([{ id: 'A' }]);
+    expect(span(p.t('A'))).toEqual([at(2, '08:00'), at(2, '17:00')]);
+    expect(p.t('A').totalFloatMin).toBe(0);
+    expect(p.t('A').isCritical).toBe(true);
+    expect(p.result.projectFinishAt).toBe(at(2, '17:00'));
+  });
+  it('2: FS successor of a full day starts next morning', () => {
+    const p = plan([{ id: 'A' }, { id: 'B' }], [['A', 'B']]);
+    expect(span(p.t('B'))).toEqual([at(3, '08:00'), at(3, '17:00')]);
+  });
+  it('3: half day then FS over lunch, with slack', () => {
+    const p = plan(
+      [{ id: 'A' }, { id: 'B' }, { id: 'C', durationMin: 240 }, { id: 'D', durationMin: 600 }],
+      [['A', 'B'], ['C', 'D']],
+    );
+    expect(span(p.t('C'))).toEqual([at(2, '08:00'), at(2, '12:00')]);
+    expect(span(p.t('D'))).toEqual([at(2, '13:00'), at(3, '15:00')]);
+    expect(p.t('C').lateStartAt).toBe(at(2, '10:00'));
+    expect(p.t('C').lateFinishAt).toBe(at(2, '15:00'));
+    expect(p.t('C').totalFloatMin).toBe(120);
+    expect(p.t('C').freeFloatMin).toBe(0);
+    expect(p.t('D').totalFloatMin).toBe(120);
+  });
+  it('4: milestone after a full day stays at 17:00', () => {
+    const p = plan([{ id: 'A' }, { id: 'M', type: 'milestone', durationMin: 0 }, { id: 'B' }], [['A', 'M'], ['M', 'B']]);
+    const m = p.t('M');
+    expect([m.earlyStartAt, m.earlyFinishAt, m.lateStartAt, m.lateFinishAt]).toEqual(Array(4).fill(at(2, '17:00')));
+    expect(p.t('B').startAt).toBe(at(3, '08:00'));
+  });
+  it('5: holiday exception', () => {
+    const cal = { ...STD_TUE_OFF, id: 'wedoff', exceptions: [{ from: '2026-03-04', to: '2026-03-04', intervals: [] }] };
+    const p = plan([{ id: 'A', durationMin: 1440 }, { id: 'B', durationMin: 2400 }], [['A', 'B']], { calendars: [cal] });
+    // The project calendar is the plan's calendarId; set it via the task calendars.
+    const q = plan(
+      [{ id: 'A', durationMin: 1440, calendarId: 'wedoff' }, { id: 'B', durationMin: 2400, calendarId: 'wedoff' }],
+      [['A', 'B']],
+      { calendars: [cal] },
+    );
+    expect(p.t('A').finishAt).toBe(at(4, '17:00'));
+    expect(span(q.t('A'))).toEqual([at(2, '08:00'), at(5, '17:00')]);
+    expect(span(q.t('B'))).toEqual([at(6, '08:00'), at(12, '17:00')]);
+  });
+  it('6: project start at a non-working instant; milestone keeps it', () => {
+    const p = plan([{ id: 'A' }, { id: 'M', type: 'milestone', durationMin: 0 }], [], { startAt: at(6, '17:00') });
+    expect(span(p.t('A'))).toEqual([at(9, '08:00'), at(9, '17:00')]);
+    expect(p.t('M').startAt).toBe(at(6, '17:00'));
+    expect(p.t('M').totalFloatMin).toBe(480);
+  });
+});
+
+describe('lag calendars (successor calendar)', () => {
+  it('8: lag counted on the successor calendar with Tue off', () => {
+    const p = plan([{ id: 'A' }, { id: 'B', calendarId: 'tueoff' }], [['A', 'B', 'FS', 480]], { calendars: [STD_TUE_OFF] });
+    expect(span(p.t('B'))).toEqual([at(5, '08:00'), at(5, '17:00')]);
+  });
+  it('9: predecessor on the Tue-off calendar, successor Std', () => {
+    const p = plan([{ id: 'C', calendarId: 'tueoff' }, { id: 'D' }], [['C', 'D', 'FS', 480]], { calendars: [STD_TUE_OFF] });
+    expect(span(p.t('D'))).toEqual([at(4, '08:00'), at(4, '17:00')]);
+  });
+  it('10: mornings-only successor; free float capped at total float', () => {
+    const p = plan(
+      [{ id: 'B', durationMin: 1200 }, { id: 'C', calendarId: 'mornings', durationMin: 480 }],
+      [['B', 'C', 'FS', 240]],
+      { calendars: [MORNINGS] },
+    );
+    expect(p.t('B').finishAt).toBe(at(4, '12:00'));
+    expect(span(p.t('C'))).toEqual([at(6, '08:00'), at(9, '12:00')]);
+    expect(p.t('B').totalFloatMin).toBe(240);
+    expect(p.t('B').freeFloatMin).toBe(240);
+  });
+});
+
+describe('links and lags', () => {
+  const base = [{ id: 'A', durationMin: 960 }];
+  it('11: FS +480', () => {
+    const p = plan([...base, { id: 'B' }], [['A', 'B', 'FS', 480]]);
+    expect(span(p.t('B'))).toEqual([at(5, '08:00'), at(5, '17:00')]);
+  });
+  it('12: FS −240 (lead)', () => {
+    const p = plan([...base, { id: 'B' }, { id: 'C' }], [['A', 'B', 'FS', 480], ['A', 'C', 'FS', -240]]);
+    expect(span(p.t('C'))).toEqual([at(3, '13:00'), at(4, '12:00')]);
+    expect(p.t('C').totalFloatMin).toBe(720);
+  });
+  it('13: a lead never pulls a task before the project start', () => {
+    const p = plan([...base, { id: 'D' }], [['A', 'D', 'FS', -1440]]);
+    expect(span(p.t('D'))).toEqual([at(2, '08:00'), at(2, '17:00')]);
+  });
+  it('14–16: SS +240, FF 0, FF +240', () => {
+    const p = plan(
+      [...base, { id: 'B' }, { id: 'C', durationMin: 1440 }, { id: 'D', durationMin: 240 }],
+      [['A', 'B', 'SS', 240], ['A', 'C', 'FF', 0], ['A', 'D', 'FF', 240]],
+    );
+    expect(span(p.t('B'))).toEqual([at(2, '13:00'), at(3, '12:00')]);
+    expect(span(p.t('C'))).toEqual([at(2, '08:00'), at(4, '17:00')]);
+    expect(p.t('C').isCritical).toBe(true);
+    expect(p.t('A').lateFinishAt).toBe(at(4, '12:00'));
+    expect(p.t('A').totalFloatMin).toBe(240);
+    expect(span(p.t('D'))).toEqual([at(4, '08:00'), at(4, '12:00')]);
+  });
+  it('17–18: SF from an SNET task', () => {
+    const p = plan(
+      [{ id: 'A', constraintKind: 'start_no_earlier_than', constraintDate: at(4, '08:00') }, { id: 'B' }, { id: 'D' }],
+      [['A', 'B', 'SF', 0], ['A', 'D', 'SF', 240]],
+    );
+    // MS Project keeps an SF-driven finish as computed: Wed 08:00 (≡ Tue 17:00).
+    expect(p.t('B').startAt).toBe(at(3, '08:00'));
+    expect(p.t('B').finishAt).toBe(at(4, '08:00'));
+    expect(p.t('B').totalFloatMin).toBe(480);
+    expect(span(p.t('D'))).toEqual([at(3, '13:00'), at(4, '12:00')]);
+  });
+  it('19: SS +480 then FS', () => {
+    const p = plan([{ id: 'A', durationMin: 2400 }, { id: 'B' }, { id: 'C' }], [['A', 'B', 'SS', 480], ['B', 'C']]);
+    expect(p.t('B').startAt).toBe(at(3, '08:00'));
+    expect(p.t('C').startAt).toBe(at(4, '08:00'));
+    expect(p.t('B').totalFloatMin).toBe(960);
+    expect(p.t('B').freeFloatMin).toBe(0);
+  });
+  it('20: SF onto a predecessor at the project start is raised to the project start', () => {
+    const p = plan([{ id: 'A' }, { id: 'B' }], [['A', 'B', 'SF', 0]]);
+    expect(p.t('B').startAt).toBe(at(2, '08:00'));
+  });
+});
+
+describe('constraints', () => {
+  it('21: SNET later than the link', () => {
+    const p = plan(
+      [{ id: 'A' }, { id: 'B', constraintKind: 'start_no_earlier_than', constraintDate: at(4, '08:00') }, { id: 'C' }],
+      [['A', 'B'], ['A', 'C']],
+    );
+    expect(p.t('B').startAt).toBe(at(4, '08:00'));
+    expect(p.t('C').startAt).toBe(at(3, '08:00'));
+    expect(p.t('A').totalFloatMin).toBe(480);
+    expect(p.t('A').freeFloatMin).toBe(0);
+  });
+  it('22: SNET on a Saturday is snapped to Monday even with a predecessor', () => {
+    const p = plan([{ id: 'A' }, { id: 'B', constraintKind: 'start_no_earlier_than', constraintDate: at(7, '08:00') }], [['A', 'B']]);
+    expect(span(p.t('B'))).toEqual([at(9, '08:00'), at(9, '17:00')]);
+  });
+  it('23: SNET before the project start, no links', () => {
+    const p = plan([{ id: 'A', constraintKind: 'start_no_earlier_than', constraintDate: at(27, '08:00', 2) }]);
+    expect(span(p.t('A'))).toEqual([at(27, '08:00', 2), at(27, '17:00', 2)]);
+    expect(p.result.projectStartAt).toBe(at(27, '08:00', 2));
+    expect(p.result.conflicts.map((c) => c.kind)).toContain('before_project_start');
+  });
+  it('24: FNET without links finishes exactly at the date', () => {
+    const p = plan([{ id: 'C', constraintKind: 'finish_no_earlier_than', constraintDate: at(4, '12:00') }]);
+    expect(span(p.t('C'))).toEqual([at(3, '13:00'), at(4, '12:00')]);
+  });
+  for (const [n, kind, date] of [
+    [25, 'start_no_later_than', at(3, '08:00')],
+    [26, 'finish_no_later_than', at(3, '17:00')],
+    [27, 'must_start_on', at(3, '08:00')],
+  ] as const) {
+    it(`${n}: ${kind} beats the link, conflict, negative slack upstream`, () => {
+      const p = plan(
+        [{ id: 'A', durationMin: 1440 }, { id: 'B', constraintKind: kind, constraintDate: date }, { id: 'C' }],
+        [['A', 'B'], ['B', 'C']],
+      );
+      expect(span(p.t('B'))).toEqual([at(3, '08:00'), at(3, '17:00')]);
+      expect(p.t('C').startAt).toBe(at(4, '08:00'));
+      expect(p.t('A').lateFinishAt).toBe(at(2, '17:00'));
+      expect(p.t('A').lateStartAt).toBe(at(26, '08:00', 2));
+      expect(p.t('A').totalFloatMin).toBe(-960);
+      expect(p.t('A').isCritical).toBe(true);
+      expect(p.t('B').totalFloatMin).toBe(0);
+      expect(p.t('C').totalFloatMin).toBe(0);
+      const c = p.result.conflicts.filter((x) => x.kind === 'constraint_vs_link');
+      expect(c).toHaveLength(1);
+      expect(c[0]!.taskId).toBe('B');
+      expect(c[0]!.dependencyId).toBe('d0');
+    });
+  }
+  it('28: MSO later than the link', () => {
+    const p = plan([{ id: 'A' }, { id: 'B', constraintKind: 'must_start_on', constraintDate: at(5, '08:00') }], [['A', 'B']]);
+    expect(p.t('B').startAt).toBe(at(5, '08:00'));
+    expect(p.t('A').totalFloatMin).toBe(960);
+    expect(p.t('A').freeFloatMin).toBe(960);
+    expect(p.result.conflicts).toEqual([]);
+  });
+  it('29: MFO', () => {
+    const p = plan(
+      [{ id: 'A' }, { id: 'B', constraintKind: 'must_finish_on', constraintDate: at(6, '12:00') }, { id: 'C', durationMin: 2400 }],
+      [['A', 'B']],
+    );
+    expect(span(p.t('B'))).toEqual([at(5, '13:00'), at(6, '12:00')]);
+    expect(p.t('B').totalFloatMin).toBe(0);
+    expect(p.t('A').totalFloatMin).toBe(1200);
+  });
+  it('30: FNLT gives late finish and slack', () => {
+    const p = plan(
+      [{ id: 'A' }, { id: 'B', constraintKind: 'finish_no_later_than', constraintDate: at(4, '17:00') }, { id: 'C', durationMin: 2400 }],
+      [['A', 'B']],
+    );
+    expect(p.t('B').lateFinishAt).toBe(at(4, '17:00'));
+    expect(p.t('B').totalFloatMin).toBe(480);
+    expect(p.t('A').totalFloatMin).toBe(480);
+  });
+  it('31: FNLT after the project finish is ignored (min rule)', () => {
+    const p = plan(
+      [{ id: 'A' }, { id: 'B' }, { id: 'C', constraintKind: 'finish_no_later_than', constraintDate: at(13, '17:00') }],
+      [['A', 'B']],
+    );
+    expect(p.t('C').lateFinishAt).toBe(at(3, '17:00'));
+    expect(p.t('C').totalFloatMin).toBe(480);
+  });
+});
+
+describe('ALAP and deadlines', () => {
+  it('32: ALAP tasks sit at their late dates and are critical', () => {
+    const p = plan(
+      [{ id: 'A', constraintKind: 'alap' }, { id: 'B', durationMin: 1440 }, { id: 'C' }, { id: 'D', constraintKind: 'alap' }],
+      [['A', 'C'], ['B', 'C']],
+    );
+    expect(span(p.t('A'))).toEqual([at(4, '08:00'), at(4, '17:00')]);
+    expect(p.t('A').earlyStartAt).toBe(at(2, '08:00'));
+    expect(p.t('A').lateStartAt).toBe(at(4, '08:00'));
+    expect(p.t('A').totalFloatMin).toBe(0);
+    expect(p.t('A').isCritical).toBe(true);
+    expect(p.t('C').startAt).toBe(at(5, '08:00'));
+    expect(span(p.t('D'))).toEqual([at(5, '08:00'), at(5, '17:00')]);
+    expect(p.t('D').totalFloatMin).toBe(0);
+  });
+  it('33: an ASAP successor follows its ALAP predecessor', () => {
+    const p = plan([{ id: 'A', constraintKind: 'alap' }, { id: 'B' }, { id: 'C', durationMin: 2400 }], [['A', 'B']]);
+    expect(p.t('A').startAt).toBe(at(5, '08:00'));
+    expect(p.t('B').startAt).toBe(at(6, '08:00'));
+    expect(p.t('B').totalFloatMin).toBe(0);
+  });
+  it('34: an ALAP task finishes on its deadline', () => {
+    const p = plan([{ id: 'A', constraintKind: 'alap', deadline: at(3, '17:00') }, { id: 'C', durationMin: 2400 }]);
+    expect(span(p.t('A'))).toEqual([at(3, '08:00'), at(3, '17:00')]);
+  });
+  it('35: a met deadline only adds a late-finish limit', () => {
+    const p = plan([{ id: 'A' }, { id: 'B', deadline: at(4, '17:00') }, { id: 'C', durationMin: 2400 }], [['A', 'B']]);
+    expect(p.t('B').startAt).toBe(at(3, '08:00'));
+    expect(p.t('B').totalFloatMin).toBe(480);
+    expect(p.t('A').totalFloatMin).toBe(480);
+    expect(p.result.conflicts).toEqual([]);
+  });
+  it('36: a missed deadline gives negative slack and a conflict', () => {
+    const p = plan([{ id: 'A', durationMin: 960 }, { id: 'B', durationMin: 960, deadline: at(4, '17:00') }], [['A', 'B']]);
+    expect(span(p.t('B'))).toEqual([at(4, '08:00'), at(5, '17:00')]);
+    expect(p.t('B').lateFinishAt).toBe(at(4, '17:00'));
+    expect(p.t('B').totalFloatMin).toBe(-480);
+    expect(p.t('B').isCritical).toBe(true);
+    expect(p.t('A').totalFloatMin).toBe(-480);
+    expect(p.result.conflicts.map((c) => [c.kind, c.taskId])).toEqual([['deadline_missed', 'B']]);
+  });
+  it('37: a deadline after the project finish changes nothing', () => {
+    const p = plan([{ id: 'A' }, { id: 'B', deadline: at(13, '17:00') }], [['A', 'B']]);
+    expect(p.t('B').totalFloatMin).toBe(0);
+  });
+});
+
+describe('summaries', () => {
+  it('38: summary to summary FS', () => {
+    const p = plan(
+      [
+        { id: 'S1', type: 'summary' },
+        { id: 'A', parentId: 'S1' },
+        { id: 'B', parentId: 'S1', durationMin: 960 },
+        { id: 'S2', type: 'summary' },
+        { id: 'C', parentId: 'S2' },
+        { id: 'D', parentId: 'S2' },
+      ],
+      [['S1', 'S2'], ['C', 'D']],
+    );
+    expect(p.t('C').startAt).toBe(at(4, '08:00'));
+    expect(p.t('D').startAt).toBe(at(5, '08:00'));
+    expect(span(p.t('S1'))).toEqual([at(2, '08:00'), at(3, '17:00')]);
+    expect(span(p.t('S2'))).toEqual([at(4, '08:00'), at(5, '17:00')]);
+    expect(p.t('S1').durationMin).toBe(960);
+    expect(p.t('A').totalFloatMin).toBe(480);
+    expect(p.t('A').freeFloatMin).toBe(480);
+  });
+  it('39: SS from a summary uses its earliest child; FS waits for all', () => {
+    const p = plan(
+      [{ id: 'S1', type: 'summary' }, { id: 'A', parentId: 'S1' }, { id: 'B', parentId: 'S1', durationMin: 960 }, { id: 'C' }, { id: 'D' }],
+      [['S1', 'C', 'SS', 240], ['S1', 'D']],
+    );
+    expect(span(p.t('C'))).toEqual([at(2, '13:00'), at(3, '12:00')]);
+    expect(p.t('D').startAt).toBe(at(4, '08:00'));
+  });
+  it('40: FS into a summary applies to its children', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 960 }, { id: 'S1', type: 'summary' }, { id: 'B', parentId: 'S1' }, { id: 'C', parentId: 'S1' }],
+      [['A', 'S1'], ['B', 'C']],
+    );
+    expect(p.t('B').startAt).toBe(at(4, '08:00'));
+    expect(p.t('C').startAt).toBe(at(5, '08:00'));
+    expect(span(p.t('S1'))).toEqual([at(4, '08:00'), at(5, '17:00')]);
+  });
+  it('41: summary progress; linking a summary to its own child is a cycle', () => {
+    const p = plan(
+      [{ id: 'S', type: 'summary' }, { id: 'A', parentId: 'S', durationMin: 960, progressPct: 50, actualStartAt: at(2, '08:00') }, { id: 'B', parentId: 'S', durationMin: 960 }],
+      [],
+    );
+    expect(p.t('S').progressPct).toBe(25);
+    const q = plan([{ id: 'S', type: 'summary', key: 'P-1' }, { id: 'A', parentId: 'S', key: 'P-2' }], [['S', 'A']]);
+    expect(q.result.cycles).toHaveLength(1);
+    expect(q.result.cycles[0]!.taskIds.sort()).toEqual(['A', 'S']);
+    expect(q.result.cycles[0]!.path).toBe('P-2 → P-1 → P-2');
+  });
+});
+
+describe('progress', () => {
+  it('42: in progress, TS = finish slack', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 960, actualStartAt: at(2, '08:00'), progressPct: 50 }, { id: 'B' }, { id: 'C', durationMin: 2400 }],
+      [['A', 'B']],
+    );
+    expect(span(p.t('A'))).toEqual([at(2, '08:00'), at(3, '17:00')]);
+    expect(p.t('A').lateFinishAt).toBe(at(5, '17:00'));
+    expect(p.t('A').totalFloatMin).toBe(960);
+    expect(p.t('A').isCritical).toBe(false);
+    expect(p.t('B').startAt).toBe(at(4, '08:00'));
+  });
+  it('43: complete tasks are never critical', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 960, actualStartAt: at(2, '08:00'), actualFinishAt: at(3, '17:00'), progressPct: 100 }, { id: 'B' }],
+      [['A', 'B']],
+    );
+    expect(p.t('B').startAt).toBe(at(4, '08:00'));
+    expect(p.t('B').isCritical).toBe(true);
+    expect(p.t('A').isCritical).toBe(false);
+    expect(p.t('A').freeFloatMin).toBe(0);
+  });
+  it('44: started late', () => {
+    const p = plan([{ id: 'A', durationMin: 960, actualStartAt: at(4, '08:00'), progressPct: 25 }, { id: 'B' }], [['A', 'B']]);
+    expect(span(p.t('A'))).toEqual([at(4, '08:00'), at(5, '17:00')]);
+    expect(p.t('B').startAt).toBe(at(6, '08:00'));
+  });
+  it('45: an actual finish sets the duration', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 960, actualStartAt: at(2, '08:00'), actualFinishAt: at(4, '12:00'), progressPct: 100 }, { id: 'B' }],
+      [['A', 'B']],
+    );
+    expect(p.t('A').durationMin).toBe(1200);
+    expect(span(p.t('B'))).toEqual([at(4, '13:00'), at(5, '12:00')]);
+  });
+  it('46: SS out of a started task', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 960, actualStartAt: at(2, '08:00'), progressPct: 50 }, { id: 'B' }, { id: 'C', durationMin: 2400 }],
+      [['A', 'B', 'SS']],
+    );
+    expect(p.t('B').startAt).toBe(at(2, '08:00'));
+    expect(p.t('A').lateFinishAt).toBe(at(6, '17:00'));
+    expect(p.t('A').totalFloatMin).toBe(1440);
+  });
+  it('47: FNET stretches a started task', () => {
+    const p = plan([
+      { id: 'A', durationMin: 960, actualStartAt: at(2, '08:00'), progressPct: 50, constraintKind: 'finish_no_earlier_than', constraintDate: at(5, '17:00') },
+    ]);
+    expect(p.t('A').finishAt).toBe(at(5, '17:00'));
+  });
+});
+
+describe('manual, leveling, backward', () => {
+  it('49: a manual task stays put and still drives its successor', () => {
+    const p = plan(
+      [{ id: 'A', manuallyScheduled: true, manualStartAt: at(4, '08:00'), manualFinishAt: at(4, '17:00') }, { id: 'B' }],
+      [['A', 'B']],
+    );
+    expect(span(p.t('A'))).toEqual([at(4, '08:00'), at(4, '17:00')]);
+    expect(p.t('B').startAt).toBe(at(5, '08:00'));
+  });
+  it('manual task before its predecessor is a manual_vs_link conflict', () => {
+    const p = plan([{ id: 'P' }, { id: 'A', manuallyScheduled: true, manualStartAt: at(2, '08:00'), manualFinishAt: at(2, '17:00') }], [['P', 'A']]);
+    expect(p.result.conflicts.map((c) => c.kind)).toEqual(['manual_vs_link']);
+  });
+  it('50: leveling delay in working minutes after links', () => {
+    const p = plan([{ id: 'A', levelingDelayMin: 480 }]);
+    expect(span(p.t('A'))).toEqual([at(3, '08:00'), at(3, '17:00')]);
+  });
+  it('55: backward scheduling from the deadline', () => {
+    const p = plan(
+      [
+        { id: 'A', constraintKind: 'alap' },
+        { id: 'B', durationMin: 960, constraintKind: 'alap' },
+        { id: 'C', constraintKind: 'alap' },
+        { id: 'D', constraintKind: 'asap' },
+      ],
+      [['A', 'B']],
+      { scheduleFrom: 'backward', finishAt: at(6, '10:00') },
+    );
+    expect(span(p.t('A'))).toEqual([at(4, '08:00'), at(4, '17:00')]);
+    expect(span(p.t('B'))).toEqual([at(5, '08:00'), at(6, '17:00')]);
+    expect(span(p.t('C'))).toEqual([at(6, '08:00'), at(6, '17:00')]);
+    expect(p.t('C').totalFloatMin).toBe(960);
+    expect(span(p.t('D'))).toEqual([at(4, '08:00'), at(4, '17:00')]);
+    expect(p.t('D').totalFloatMin).toBe(0);
+    expect(p.t('D').isCritical).toBe(true);
+    expect(p.result.projectStartAt).toBe(at(4, '08:00'));
+  });
+  it('56: two independent chains', () => {
+    const p = plan(
+      [{ id: 'A' }, { id: 'B', durationMin: 960 }, { id: 'C' }, { id: 'D' }],
+      [['A', 'B'], ['C', 'D']],
+    );
+    expect(p.t('A').isCritical && p.t('B').isCritical).toBe(true);
+    expect(p.t('C').totalFloatMin).toBe(480);
+    expect(p.t('D').totalFloatMin).toBe(480);
+    expect(p.t('C').freeFloatMin).toBe(0);
+    expect(p.t('D').freeFloatMin).toBe(480);
+  });
+  it('57: a closing dependency is reported as a cycle with its path', () => {
+    const p = plan([{ id: 'a', key: 'WEB-3' }, { id: 'b', key: 'WEB-7' }], [['a', 'b'], ['b', 'a']]);
+    expect(p.result.cycles).toEqual([{ path: 'WEB-3 → WEB-7 → WEB-3', taskIds: ['a', 'b'], taskNames: ['a', 'b'] }]);
+  });
+});
+
+describe('summary constraints and deadlines (§4.3)', () => {
+  it('a summary SNET bounds its leaves; a summary FNLT limits their late finish', () => {
+    const p = plan(
+      [
+        { id: 'S', type: 'summary', constraintKind: 'start_no_earlier_than', constraintDate: at(3, '08:00') },
+        { id: 'A', parentId: 'S' },
+        { id: 'T', type: 'summary', constraintKind: 'finish_no_later_than', constraintDate: at(4, '17:00') },
+        { id: 'B', parentId: 'T', durationMin: 960 },
+        { id: 'C', durationMin: 2400 },
+      ],
+      [],
+    );
+    expect(p.t('A').startAt).toBe(at(3, '08:00'));
+    expect(p.t('B').lateFinishAt).toBe(at(4, '17:00'));
+    expect(p.t('B').totalFloatMin).toBe(480);
+  });
+  it('a missed summary deadline is reported', () => {
+    const p = plan([{ id: 'S', type: 'summary', deadline: at(2, '17:00') }, { id: 'A', parentId: 'S', durationMin: 960 }]);
+    expect(p.result.conflicts.map((c) => [c.kind, c.taskId])).toEqual([['deadline_missed', 'S']]);
+    expect(p.t('A').totalFloatMin).toBe(-480);
+  });
+});
