@@ -94,7 +94,11 @@ function errorResponse(code: ErrorCode): JsonObject {
  */
 export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: string): JsonObject {
   const requestSchemas = new Map<string, z.ZodType>();
-  const responseSchemas = new Map<string, z.ZodType>([['Error', ErrorBody], ...Object.entries(models)]);
+  const errorTable = Object.entries(errorCatalogue).map(([code, entry]) => `- \`${code}\` (${entry.status}): ${entry.description}`);
+  const responseSchemas = new Map<string, z.ZodType>([
+    ['Error', ErrorBody.describe(`Every error: a stable code and optional details. The codes:\n\n${errorTable.join('\n')}`)],
+    ...Object.entries(models),
+  ]);
   const paths: Record<string, Record<string, JsonObject>> = {};
 
   for (const def of routeList) {

@@ -188,14 +188,7 @@ export class WorkCalendar {
       if (w > this.cum[0]! && w <= this.cum[n]!) break;
       if (!this.ensure(w <= this.cum[0]! ? this.lo - 1 : this.hi)) return -1;
     }
-    let a = 0;
-    let b = this.hi - this.lo - 1;
-    while (a < b) {
-      const m = (a + b + 1) >> 1;
-      if (this.cum[m]! < w) a = m;
-      else b = m - 1;
-    }
-    return a;
+    return this.walkToDay(w, false);
   }
 
   /** Index i with cum[i] <= w < cum[i]+work (smallest such day); -1 if impossible. */
@@ -205,14 +198,30 @@ export class WorkCalendar {
       if (w >= this.cum[0]! && w < this.cum[n]!) break;
       if (!this.ensure(w < this.cum[0]! ? this.lo - 1 : this.hi)) return -1;
     }
-    let a = 0;
-    let b = this.hi - this.lo - 1;
-    while (a < b) {
-      const m = (a + b) >> 1;
-      if (this.cum[m + 1]! > w) b = m;
-      else a = m + 1;
+    return this.walkToDay(w, true);
+  }
+
+  /**
+   * Finds the day index for position w (which must lie inside the table). Working time is
+   * nearly linear in days, so an interpolated guess plus a short walk beats a binary search.
+   * `startSide`: smallest i with cum[i] <= w < cum[i+1]; otherwise largest i with cum[i] < w <= cum[i+1].
+   */
+  private walkToDay(w: number, startSide: boolean): number {
+    const cum = this.cum;
+    const n = this.hi - this.lo;
+    const c0 = cum[0]!;
+    const span = cum[n]! - c0;
+    let i = span > 0 ? Math.floor(((w - c0) * n) / span) : 0;
+    if (i < 0) i = 0;
+    else if (i > n - 1) i = n - 1;
+    if (startSide) {
+      while (i > 0 && cum[i]! > w) i--;
+      while (i < n - 1 && cum[i + 1]! <= w) i++;
+    } else {
+      while (i < n - 1 && cum[i + 1]! < w) i++;
+      while (i > 0 && cum[i]! >= w) i--;
     }
-    return a;
+    return i;
   }
 
   /** Earliest local instant x with pos(x) = w (a finish-type reading: lands on interval ends). */

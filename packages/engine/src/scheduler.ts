@@ -224,6 +224,8 @@ export class Scheduler {
     } else {
       this.projectStartEff = net.projectStart;
       this.pass2 = false;
+      // With ALAP tasks the stored early dates are second-pass values, so pass 1 is redone.
+      if (net.hasAlap) this.dirtyF.fill(1);
       this.forwardPass();
       let pf = NEG;
       for (let i = 0; i < n; i++) if (!net.isSummary[i] && this.ef[i]! > pf) pf = this.ef[i]!;
@@ -504,9 +506,16 @@ export class Scheduler {
       es = cal.addWork(es, delay);
       finishFixed = NaN;
     }
-    const ms = net.milestone[i] === 1;
-    es = ms ? cal.nextMilestoneStart(es) : cal.nextWorkStart(es);
-    let ef = cal.addWork(es, d);
+    let ef: number;
+    if (net.milestone[i] === 1) {
+      es = cal.nextMilestoneStart(es);
+      ef = cal.addWork(es, d);
+    } else {
+      // nextWorkStart + addWork share one position lookup.
+      const w = cal.position(es);
+      es = cal.startAtPosition(w);
+      ef = d > 0 ? cal.finishAtPosition(w + d) : es;
+    }
     // MSP keeps a finish driven by FF/SF (or a finish constraint) as computed, e.g. a Monday
     // 08:00 finish stays Monday 08:00 instead of the equivalent Friday 17:00.
     if (d > 0 && finishFixed === finishFixed && finishFixed !== ef && cal.position(finishFixed) === cal.position(ef)) ef = finishFixed;
@@ -635,9 +644,12 @@ export class Scheduler {
     }
     const dl = net.deadline[i]!;
     if (dl < lf) lf = dl;
-    if (!net.manual[i]) lf = cal.normalizeFinish(lf);
+    // normalizeFinish + subWork share one position lookup.
+    const w = cal.position(lf);
+    if (!net.manual[i]) lf = cal.finishAtPosition(w);
     this.lf[i] = lf;
-    const lss = cal.subWork(lf, net.remaining[i]!);
+    const rem = net.remaining[i]!;
+    const lss = rem > 0 ? cal.startAtPosition(w - rem) : lf;
     this.lss[i] = lss;
     this.ls[i] = net.started[i] ? net.actualStart[i]! : lss;
   }

@@ -55,8 +55,9 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
         { maxLength: maxTasks * 2 },
       ),
       startAt: instant,
+      backward: fc.integer({ min: 0, max: 4 }),
     })
-    .map(({ n, seedTasks, links, startAt }) => {
+    .map(({ n, seedTasks, links, startAt, backward }) => {
       const tasks: TaskInput[] = [];
       for (let i = 0; i < n; i++) {
         const s = seedTasks[i]!;
@@ -103,7 +104,10 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
         if (!opts.allowCycles && (a > b || isAncestor(a, b) || isAncestor(b, a))) return;
         deps.push({ id: `d${k}`, predecessorId: `t${a}`, successorId: `t${b}`, type: l.type, lagMin: l.lag });
       });
-      return { project: { startAt }, calendars: opts.simple ? [] : CALENDARS, tasks, dependencies: deps };
+      // One plan in five is scheduled backward from a finish date.
+      const project: ScheduleInput['project'] =
+        backward === 0 ? { startAt, scheduleFrom: 'backward', finishAt: new Date(Date.parse(startAt) + 30 * 86_400_000).toISOString() } : { startAt };
+      return { project, calendars: opts.simple ? [] : CALENDARS, tasks, dependencies: deps };
     });
 }
 

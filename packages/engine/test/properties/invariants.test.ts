@@ -81,44 +81,64 @@ describe('property: scheduling invariants', () => {
     expect(b).toEqual(a);
   });
 
-  test.prop(
-    [arbPlan(), fc.nat(), fc.integer({ min: 0, max: 3000 }), fc.constantFrom('duration', 'constraint', 'lag', 'progress', 'deadline')],
-    RUNS,
-  )('incremental recalculation equals a full reschedule', (input, pick, value, what) => {
-    const s = new Scheduler(input);
-    const tasks = input.tasks.slice();
-    const deps = (input.dependencies ?? []).slice();
-    const changes: { changedTaskIds?: string[]; changedDependencyIds?: string[] } = {};
-    const i = pick % tasks.length;
-    const t = { ...tasks[i]! };
-    if (what === 'lag' && deps.length) {
-      const k = pick % deps.length;
-      deps[k] = { ...deps[k]!, lagMin: value - 1500 };
-      changes.changedDependencyIds = [deps[k]!.id];
-    } else {
-      if (what === 'duration') t.durationMin = value;
-      else if (what === 'constraint') {
-        t.constraintKind = 'start_no_earlier_than';
-        t.constraintDate = new Date(Date.UTC(2026, 2, 2) + value * 60_000).toISOString();
-      } else if (what === 'progress') {
-        t.actualStartAt = new Date(Date.UTC(2026, 2, 2, 8) + value * 60_000).toISOString();
-        t.progressPct = 30;
-      } else t.deadline = new Date(Date.UTC(2026, 2, 2) + value * 120_000).toISOString();
-      tasks[i] = t;
-      changes.changedTaskIds = [t.id];
-    }
-    const next = { ...input, tasks, dependencies: deps };
-    const before = s.current;
-    const inc = s.update(next, changes);
-    const full = schedule(next);
-    expect(inc.tasks).toEqual(full.tasks);
-    expect(inc.conflicts).toEqual(full.conflicts);
-    expect(inc.projectStartAt).toBe(full.projectStartAt);
-    expect(inc.projectFinishAt).toBe(full.projectFinishAt);
-    const expectedChanged = full.tasks.filter((r, k) => JSON.stringify(r) !== JSON.stringify(before.tasks[k])).map((r) => r.id);
-    expect(inc.changedTaskIds.slice().sort()).toEqual(expectedChanged.sort());
-    expect(inc.stats.recomputedCount).toBeGreaterThanOrEqual(expectedChanged.length);
-  });
+  const arbEdit = fc.tuple(
+    fc.nat(),
+    fc.integer({ min: 0, max: 3000 }),
+    fc.constantFrom('duration', 'constraint', 'lag', 'progress', 'deadline', 'manual', 'alap', 'milestone', 'delay'),
+  );
+  test.prop([arbPlan(), fc.array(arbEdit, { minLength: 1, maxLength: 3 })], RUNS)(
+    'incremental recalculation equals a full reschedule, over successive edits',
+    (input, edits) => {
+      const s = new Scheduler(input);
+      let cur = input;
+      for (const [pick, value, what] of edits) {
+        const tasks = cur.tasks.slice();
+        const deps = (cur.dependencies ?? []).slice();
+        const changes: { changedTaskIds?: string[]; changedDependencyIds?: string[] } = {};
+        const i = pick % tasks.length;
+        const t = { ...tasks[i]! };
+        if (what === 'lag' && deps.length) {
+          const k = pick % deps.length;
+          deps[k] = { ...deps[k]!, lagMin: value - 1500 };
+          changes.changedDependencyIds = [deps[k]!.id];
+        } else {
+          if (what === 'duration') t.durationMin = value;
+          else if (what === 'constraint') {
+            t.constraintKind = 'start_no_earlier_than';
+            t.constraintDate = new Date(Date.UTC(2026, 2, 2) + value * 60_000).toISOString();
+          } else if (what === 'progress') {
+            t.actualStartAt = new Date(Date.UTC(2026, 2, 2, 8) + value * 60_000).toISOString();
+            t.progressPct = 30;
+          } else if (what === 'manual') {
+            t.manuallyScheduled = !t.manuallyScheduled;
+            t.manualStartAt = new Date(Date.UTC(2026, 2, 2, 8) + value * 60_000).toISOString();
+            t.manualFinishAt = null;
+          } else if (what === 'alap') {
+            t.constraintKind = t.constraintKind === 'alap' ? 'asap' : 'alap';
+            t.constraintDate = null;
+          } else if (what === 'milestone') {
+            t.type = t.type === 'milestone' ? 'task' : 'milestone';
+          } else if (what === 'delay') {
+            t.levelingDelayMin = value;
+          } else t.deadline = new Date(Date.UTC(2026, 2, 2) + value * 120_000).toISOString();
+          tasks[i] = t;
+          changes.changedTaskIds = [t.id];
+        }
+        const next = { ...cur, tasks, dependencies: deps };
+        const before = s.current;
+        const inc = s.update(next, changes);
+        const full = schedule(next);
+        expect(inc.tasks).toEqual(full.tasks);
+        expect(inc.conflicts).toEqual(full.conflicts);
+        expect(inc.projectStartAt).toBe(full.projectStartAt);
+        expect(inc.projectFinishAt).toBe(full.projectFinishAt);
+        const changed = full.tasks.filter((r, k) => JSON.stringify(r) !== JSON.stringify(before.tasks[k])).map((r) => r.id);
+        expect(inc.changedTaskIds.slice().sort()).toEqual(changed.sort());
+        expect(inc.stats.recomputedCount).toBeGreaterThanOrEqual(changed.length);
+        cur = next;
+      }
+    },
+  );
 
   test.prop([arbPlan({ allowCycles: true })], RUNS)('cycles are reported, never thrown; acyclic plans report none', (input) => {
     const res = schedule(input);

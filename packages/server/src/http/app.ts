@@ -42,7 +42,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       return typeof given === 'string' && requestIdPattern.test(given) ? given : randomUUID();
     },
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Requests that arrive while closing get our own 503 body (below), not Fastify's.
+    return503OnClosing: false,
   });
 
   // JSON only: anything else is answered 400 with the content-type named.
@@ -58,8 +59,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const audit = new AuditLog(deps.store, deps.logger);
 
   app.decorateRequest('actor', null);
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) {
+      reply.header('connection', 'close');
+      throw new AppError('service_unavailable', 'the server is shutting down; retry shortly');
+    }
   });
   app.addHook('onResponse', async (request, reply) => {
     const actor = request.actor;

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { invalid, notFound } from '../domain/errors.js';
+import { IdempotentRequest } from '../domain/idempotency.js';
 import { authenticate, enforceRateLimit, requireScope, type RateLimiters } from './auth.js';
 import { fieldProblems } from './problems.js';
 
@@ -32,6 +33,11 @@ export interface RouteDeps {
   limiters: RateLimiters;
 }
 
+async function respond<D extends RouteDef>(def: D, handler: RouteHandler<D>, input: RouteInput<D>): Promise<{ status: number; body: unknown }> {
+  const result = await handler(input);
+  return result instanceof WithStatus ? { status: result.status, body: result.body } : { status: def.response.status, body: result };
+}
+
 /**
  * Binds a handler to an operation of the contract. Before the handler runs: the key is
  * authenticated (401), counted against its rate limit (429) and checked for the
@@ -58,15 +64,22 @@ export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: Ro
       if (body && !body.success) problems.push(...fieldProblems(body.error, 'body'));
       if (problems.length > 0) throw invalid(problems);
 
-      const result = await handler({
-        actor: request.actor as Actor,
-        params: params?.data,
-        query: query?.data,
-        body: body?.data,
-        request,
-      } as RouteInput<D>);
-      if (result instanceof WithStatus) return reply.code(result.status).send(result.body);
-      return reply.code(def.response.status).send(result);
+      const input = { actor: request.actor as Actor, params: params?.data, query: query?.data, body: body?.data, request } as RouteInput<D>;
+      const idempotencyKey = request.headers['idempotency-key'];
+      if (def.method !== 'POST' || typeof idempotencyKey !== 'string') {
+        const { status, body: payload } = await respond(def, handler, input);
+        return reply.code(status).send(payload);
+      }
+      const claim = await IdempotentRequest.begin(deps.ctx, input.actor, idempotencyKey, { method: def.method, path: request.url, body: request.body });
+      if (!(claim instanceof IdempotentRequest)) return reply.header('idempotent-replayed', 'true').code(claim.status).send(claim.body);
+      try {
+        const { status, body: payload } = await respond(def, handler, input);
+        await claim.complete(status, payload);
+        return reply.code(status).send(payload);
+      } catch (error) {
+        await claim.release();
+        throw error;
+      }
     },
   });
 }

@@ -16,7 +16,7 @@ import type { Queries, Store } from './store.js';
 function queriesFor(db: Executor, dialect: Dialect): Queries {
   return {
     users: userQueries(db),
-    workspaces: workspaceQueries(db),
+    workspaces: workspaceQueries(db, dialect),
     projects: projectQueries(db, dialect),
     apiKeys: apiKeyQueries(db),
     events: eventQueries(db),
@@ -30,8 +30,12 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Applies every pending migration; returns the names applied. Throws on the first failure. */
-export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+  // Kysely looks for its own tables in every schema; pin them to the connection's schema
+  // (the first of search_path), so that several schemas in one database each migrate.
+  const migrationTableSchema =
+    dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
+  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);

@@ -14,9 +14,10 @@ export interface StoreOptions {
  */
 export async function openStore(options: StoreOptions): Promise<{ store: Store; applied: string[] }> {
   const db = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const dialect = options.databaseUrl ? 'postgres' : 'sqlite';
   try {
-    const applied = await migrateToLatest(db);
-    return { store: createKyselyStore(db, options.databaseUrl ? 'postgres' : 'sqlite'), applied };
+    const applied = await migrateToLatest(db, dialect);
+    return { store: createKyselyStore(db, dialect), applied };
   } catch (error) {
     await db.destroy();
     throw error;

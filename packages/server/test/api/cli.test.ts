@@ -84,22 +84,26 @@ describe('gantry CLI', () => {
     });
 
     it('refuses a missing required option with exit 2, naming the option', async () => {
-      const noScope = await server.cli('key', 'create', '--email', 'ada@example.com');
+      const [noScope, noEmail, emptyEmail] = await Promise.all([
+        server.cli('key', 'create', '--email', 'ada@example.com'),
+        server.cli('key', 'create', '--scope', 'read'),
+        server.cli('user', 'create', '--email', ''),
+      ]);
       expect(noScope.code).toBe(2);
       expect(noScope.stderr).toMatch(/--scope/);
-      const noEmail = await server.cli('key', 'create', '--scope', 'read');
       expect(noEmail.code).toBe(2);
       expect(noEmail.stderr).toMatch(/--email/);
-      const emptyEmail = await server.cli('user', 'create', '--email', '');
       expect(emptyEmail.code).toBe(2);
       expect(emptyEmail.stderr).toMatch(/--email/);
     });
 
     it('refuses an unknown option and an invalid --expires with exit 2', async () => {
-      const unknownOption = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--colour', 'red');
+      const [unknownOption, badExpiry] = await Promise.all([
+        server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--colour', 'red'),
+        server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--expires', 'next tuesday'),
+      ]);
       expect(unknownOption.code).toBe(2);
       expect(unknownOption.stderr).toMatch(/colour/);
-      const badExpiry = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--expires', 'next tuesday');
       expect(badExpiry.code).toBe(2);
       expect(badExpiry.stderr).toMatch(/expires/);
     });
@@ -118,11 +122,13 @@ describe('gantry CLI', () => {
       expect(revoked.json).toMatchObject({ apiKey: { id: apiKey.id, revoked: true } });
       expect((await server.request('GET', '/api/auth/me', { key })).status).toBe(401);
 
-      const unknownId = await server.cli('key', 'revoke', '--id', '00000000-0000-4000-8000-000000000000');
+      // A malformed id is just as unknown: a clear "not found", not a database error.
+      const [unknownId, malformedId] = await Promise.all([
+        server.cli('key', 'revoke', '--id', '00000000-0000-4000-8000-000000000000'),
+        server.cli('key', 'revoke', '--id', 'not-a-key-id'),
+      ]);
       expect(unknownId.code).not.toBe(0);
       expect(unknownId.stderr).toMatch(/not found/i);
-      // A malformed id is just as unknown: a clear "not found", not a database error.
-      const malformedId = await server.cli('key', 'revoke', '--id', 'not-a-key-id');
       expect(malformedId.code).not.toBe(0);
       expect(malformedId.stderr).toMatch(/not found/i);
     });
@@ -130,19 +136,19 @@ describe('gantry CLI', () => {
 
   describe('commands and usage', () => {
     it('refuses an unknown command with exit 2 and prints the usage', async () => {
-      for (const args of [['frobnicate'], ['user', 'delete', '--email', 'ada@example.com'], ['key']]) {
-        const unknown = await server.cli(...args);
-        expect(unknown.code, args.join(' ')).toBe(2);
+      const argLists = [['frobnicate'], ['user', 'delete', '--email', 'ada@example.com'], ['key']];
+      const results = await Promise.all(argLists.map((args) => server.cli(...args)));
+      results.forEach((unknown, i) => {
+        expect(unknown.code, argLists[i]?.join(' ')).toBe(2);
         expect(unknown.stderr).toMatch(/unknown command/);
         expect(unknown.stderr).toMatch(/Usage: gantry/);
-      }
+      });
     });
 
     it('prints the usage with --help (exit 0) and without a command (exit 2)', async () => {
-      const help = await server.cli('--help');
+      const [help, none] = await Promise.all([server.cli('--help'), server.cli()]);
       expect(help.code).toBe(0);
       expect(help.stdout).toMatch(/key create/);
-      const none = await server.cli();
       expect(none.code).toBe(2);
     });
   });

@@ -63,7 +63,6 @@ describe('projects', () => {
         keyLocked: false,
         name: 'Website',
         description: null,
-        startDate: server.clock.now().toISOString().slice(0, 10),
         calendarId: null,
         currency: 'USD',
         scheduleFrom: 'forward',
@@ -72,6 +71,8 @@ describe('projects', () => {
         archivedAt: null,
         createdBy: owner.userId,
       });
+      // Today (UTC) by the server's clock; either side of a midnight passing mid-request.
+      expect([before.slice(0, 10), server.clock.now().toISOString().slice(0, 10)]).toContain(project.startDate);
       expect(project.id).toMatch(/^[0-9a-f-]{36}$/);
       expect(project.createdAt >= before).toBe(true);
       expect(project.updatedAt).toBe(project.createdAt);

@@ -27,7 +27,14 @@ describe('rate limits', () => {
     return statuses;
   }
 
-  function expectRateLimited(response: ApiResponse<ErrorBody>, expectedSec?: number): number {
+  /**
+   * Checks a 429 and its wait. With `oldestSentAt` (clock time just before the oldest
+   * counted request was sent) the wait must be what remains of that request's minute:
+   * at most `maxSec`, and at least what is left measured after the 429 arrived (so a slow
+   * machine cannot make the check flaky).
+   */
+  function expectRateLimited(response: ApiResponse<ErrorBody>, expected?: { oldestSentAt: number; maxSec: number }): number {
+    const respondedAt = server.clock.now().getTime();
     expect(response.status).toBe(429);
     expect(response.body.error).toBe('rate_limited');
     const retryAfterSec = response.body.details?.retryAfterSec as number;
@@ -35,7 +42,10 @@ describe('rate limits', () => {
     expect(retryAfterSec).toBeGreaterThanOrEqual(1);
     expect(retryAfterSec).toBeLessThanOrEqual(60);
     expect(response.headers.get('retry-after')).toBe(String(retryAfterSec));
-    if (expectedSec !== undefined) expect(Math.abs(retryAfterSec - expectedSec)).toBeLessThanOrEqual(1);
+    if (expected) {
+      expect(retryAfterSec).toBeLessThanOrEqual(expected.maxSec);
+      expect(retryAfterSec).toBeGreaterThanOrEqual(Math.floor((expected.oldestSentAt + 60_000 - respondedAt) / 1000));
+    }
     return retryAfterSec;
   }
 
@@ -57,9 +67,10 @@ describe('rate limits', () => {
     }
     const [key, secondKey] = keys as [string, string];
 
+    const firstSentAt = server.clock.now().getTime();
     expect(new Set(await reads(key, 240))).toEqual(new Set([200]));
     const refused = await server.request<ErrorBody>('GET', '/api/auth/me', { key });
-    expectRateLimited(refused, 60);
+    expectRateLimited(refused, { oldestSentAt: firstSentAt, maxSec: 60 });
     // Every read route shares the budget.
     expectRateLimited(await server.request<ErrorBody>('GET', '/api/projects', { key }));
 
@@ -82,23 +93,26 @@ describe('rate limits', () => {
     expect(created.code, created.stderr).toBe(0);
     const key = (created.json as { key: string }).key;
 
+    const firstBatchAt = server.clock.now().getTime();
     expect(new Set(await reads(key, 120))).toEqual(new Set([200]));
     server.clock.advance(30_000);
+    const secondBatchAt = server.clock.now().getTime();
     expect(new Set(await reads(key, 120))).toEqual(new Set([200]));
-    // 240 requests within the last 30 s..60 s: spent; the oldest leave in ~30 s.
-    expectRateLimited(await server.request<ErrorBody>('GET', '/api/auth/me', { key }), 30);
+    // 240 requests within the last minute: spent; the oldest leave in ~30 s.
+    expectRateLimited(await server.request<ErrorBody>('GET', '/api/auth/me', { key }), { oldestSentAt: firstBatchAt, maxSec: 30 });
 
     // 31 s later the first 120 have left the window — but the last 120 have not, so only
     // ~120 more fit (a fixed window would have allowed 240 again).
     server.clock.advance(31_000);
     expect(new Set(await reads(key, 120))).toEqual(new Set([200]));
-    expectRateLimited(await server.request<ErrorBody>('GET', '/api/auth/me', { key }), 29);
+    expectRateLimited(await server.request<ErrorBody>('GET', '/api/auth/me', { key }), { oldestSentAt: secondBatchAt, maxSec: 29 });
   });
 
   it('allows 60 writes in a minute and answers the 61st 429 with Retry-After; reads still pass', async () => {
     const created = await server.cli('key', 'create', '--email', 'bob@example.com', '--scope', 'write', '--json');
     expect(created.code, created.stderr).toBe(0);
     const key = (created.json as { key: string }).key;
+    const firstWriteAt = server.clock.now().getTime();
     const projectId = (await server.request<{ project: { id: string } }>('POST', '/api/projects', { key, body: { name: 'Writes' } })).body.project.id;
 
     // Writes of every kind (POST and PATCH) count against one budget: 1 POST above + 59 PATCH.
@@ -109,7 +123,7 @@ describe('rate limits', () => {
     expect(new Set(statuses)).toEqual(new Set([200]));
 
     const refused = await server.request<ErrorBody>('PATCH', `/api/projects/${projectId}`, { key, body: { description: 'one too many' } });
-    expectRateLimited(refused, 60);
+    expectRateLimited(refused, { oldestSentAt: firstWriteAt, maxSec: 60 });
     expectRateLimited(await server.request<ErrorBody>('POST', '/api/projects', { key, body: { name: 'Refused' } }));
     // The refused write changed nothing.
     const project = await server.request<{ project: { description: string | null } }>('GET', `/api/projects/${projectId}`, { key });

@@ -109,6 +109,7 @@ export async function createProject(ctx: DomainContext, actor: Actor, input: z.o
   const now = nowIso(ctx);
   const row = await ctx.store.transaction(async (tx) => {
     const workspaceId = await targetWorkspace(tx, actor, input.workspaceId);
+    await tx.workspaces.lockForWrite(workspaceId);
     let key = input.key;
     if (key) {
       if (await tx.projects.keyExists(workspaceId, key)) {
@@ -206,6 +207,7 @@ export async function updateProject(
     }
     if (changes.key) {
       if (current.key_locked === 1) throw conflict('the project key is locked: task keys already use it', [{ path: 'key', message: 'locked' }]);
+      await tx.workspaces.lockForWrite(current.workspace_id);
       if (await tx.projects.keyExists(current.workspace_id, next.key)) {
         throw conflict(`project key ${next.key} is already used in this workspace`, [{ path: 'key', message: 'already used in this workspace' }]);
       }

@@ -12,7 +12,9 @@ export function systemRoutes(app: FastifyInstance, ctx: DomainContext): void {
       return { status: 'ok', store: { dialect: ctx.store.dialect, reachable: true } };
     } catch (error) {
       request.log.warn({ err: error }, 'health check: store unreachable');
-      return reply.code(503).send({ status: 'unavailable', store: { dialect: ctx.store.dialect, reachable: false } });
+      return reply
+        .code(503)
+        .send({ error: 'service_unavailable', status: 'unavailable', store: { dialect: ctx.store.dialect, reachable: false } });
     }
   });
 

@@ -1,12 +1,21 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { WorkspaceMembersTable, WorkspacesTable } from '../schema.js';
-import type { Executor } from './executor.js';
+import type { Dialect, Executor } from './executor.js';
 
 export type WorkspaceRow = Selectable<WorkspacesTable>;
 export type WorkspaceMemberRow = Selectable<WorkspaceMembersTable>;
 
-export function workspaceQueries(db: Executor) {
+export function workspaceQueries(db: Executor, dialect: Dialect) {
   return {
+    /**
+     * Serialises writes that must see the workspace's projects as a whole (picking a
+     * unique project key) until the transaction ends; SQLite has a single writer already.
+     */
+    async lockForWrite(id: string): Promise<void> {
+      if (dialect === 'postgres') {
+        await db.selectFrom('workspaces').select('id').where('id', '=', id).forUpdate().execute();
+      }
+    },
     async insert(row: Insertable<WorkspacesTable>): Promise<void> {
       await db.insertInto('workspaces').values(row).execute();
     },
