@@ -41,6 +41,7 @@ const EnvSchema = z.object({
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset it to use the embedded SQLite store)')
     .optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().optional().default('Gantry <gantry@localhost>'),
   GANTRY_WEBHOOK_ALLOW_PRIVATE: flag,
   GANTRY_WEBHOOK_RETRY_DELAYS: z
     .string()
@@ -67,6 +68,7 @@ export interface Config {
   dataDir: string;
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
+  mailFrom: string;
   webhookAllowPrivate: boolean;
   webhookRetryDelaysSec: readonly number[];
   logLevel: string;
@@ -97,6 +99,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
     webhookAllowPrivate: e.GANTRY_WEBHOOK_ALLOW_PRIVATE,
     webhookRetryDelaysSec: Object.freeze(e.GANTRY_WEBHOOK_RETRY_DELAYS),
     logLevel: e.LOG_LEVEL,

@@ -2,6 +2,7 @@ import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config.js';
 import { buildApp } from './http/app.js';
 import { createLogger } from './logger.js';
+import { MailSender } from './mail/mail-sender.js';
 import { openStore } from './store/open-store.js';
 
 /**
@@ -18,6 +19,9 @@ export async function serve(config: Config = loadConfig(process.env)): Promise<v
   }
 
   const app = buildApp({ config, store, clock: systemClock, logger });
+  const mail = config.smtpUrl ? new MailSender(store, config.smtpUrl, config.mailFrom, systemClock, logger) : null;
+  mail?.start();
+  if (!mail) logger.info('SMTP_URL is not set: e-mail stays in the local outbox (gantry mail list)');
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -25,6 +29,7 @@ export async function serve(config: Config = loadConfig(process.env)): Promise<v
     logger.info({ signal }, 'shutting down');
     try {
       await app.close();
+      await mail?.close();
       await store.close();
       logger.info('stopped');
       process.exit(0);

@@ -90,6 +90,18 @@ export const commands: Record<string, Command> = {
       return { json: { member }, text: `${member.email} is ${member.role} of workspace ${member.workspaceId}` };
     },
   },
+  'mail list': {
+    summary: 'Show the e-mail outbox (what was, or will be, sent)',
+    options: { pending: { type: 'boolean', help: 'only messages not sent yet' }, limit: { type: 'string', help: 'at most this many (default 100)' } },
+    async run(ctx, values) {
+      const limit = Number(values.limit ?? 100);
+      if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number');
+      const rows = await ctx.store.q.outbox.listMail({ pendingOnly: Boolean(values.pending), limit });
+      const mail = rows.map((m) => ({ id: m.id, to: m.to_address, subject: m.subject, body: m.body, createdAt: m.created_at, sentAt: m.sent_at, error: m.error }));
+      const text = mail.map((m) => `${m.createdAt}  ${m.sentAt ? 'sent   ' : 'pending'}  ${m.to}  ${m.subject}`).join('\n') || 'the outbox is empty';
+      return { json: { mail }, text };
+    },
+  },
   'project add-member': {
     summary: 'Give a user a direct role on a project',
     options: {
