@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every workspace's `bench` script in turn, shows its output, and prints — as the
-// very last line — one JSON object merging the figures each benchmark printed as its
-// own last line.
+// very last line — one JSON object merging the figures: every line a benchmark printed
+// that is a JSON object.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -29,11 +29,8 @@ for (const workspace of workspaces) {
   if (!manifest.scripts?.bench) continue;
   console.log(`\n== ${manifest.name} bench`);
   const output = await runBench(workspace);
-  const last = output.trim().split('\n').pop() ?? '';
-  try {
-    Object.assign(figures, JSON.parse(last));
-  } catch {
-    throw new Error(`${workspace} bench did not end with a JSON line: ${last}`);
-  }
+  const lines = output.split('\n').filter((line) => line.startsWith('{') && line.endsWith('}'));
+  if (lines.length === 0) throw new Error(`${workspace} bench printed no JSON line of figures`);
+  for (const line of lines) Object.assign(figures, JSON.parse(line));
 }
 console.log(JSON.stringify(figures));

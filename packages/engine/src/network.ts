@@ -1,5 +1,6 @@
 import { compileCalendars, STANDARD_CALENDAR, type WorkCalendar } from './calendar.js';
 import { toEpochMinutes } from './instant.js';
+import { pertExpectedDuration } from './pert.js';
 import type { CycleReport, DependencyInput, ScheduleInput, TaskInput } from './types.js';
 
 /** Edge kinds; 4 is the implicit summary hierarchy edge. */
@@ -260,7 +261,7 @@ export class Network {
     this.actualFinish[i] = as !== null && af !== null && af >= as ? af : NONE;
     this.started[i] = as !== null ? 1 : 0;
     this.complete[i] = (as !== null && af !== null && af >= as) || pct >= 100 ? 1 : 0;
-    this.progress[i] = dur > 0 ? (100 * this.actualDur[i]!) / dur : pct >= 100 || this.actualFinish[i]! >= 0 ? 100 : 0;
+    this.progress[i] = dur > 0 ? (100 * this.actualDur[i]!) / dur : pct >= 100 || Number.isFinite(this.actualFinish[i]!) ? 100 : 0;
     const ms = toEpochMinutes(t.manualStartAt);
     this.manual[i] = t.manuallyScheduled === true && ms !== null ? 1 : 0;
     this.manualStart[i] = ms ?? NONE;
@@ -279,12 +280,7 @@ export class Network {
     }
     this.deadline[i] = toEpochMinutes(t.deadline) ?? NONE;
     this.delay[i] = minutes(t.levelingDelayMin);
-    const o = t.durationOptimisticMin;
-    const p = t.durationPessimisticMin;
-    this.pert[i] =
-      typeof o === 'number' && typeof p === 'number' && Number.isFinite(o) && Number.isFinite(p)
-        ? Math.round((o + 4 * minutes(t.durationMin) + p) / 6)
-        : NONE;
+    this.pert[i] = pertExpectedDuration(t.durationOptimisticMin, minutes(t.durationMin), t.durationPessimisticMin) ?? NONE;
   }
 
   /** Dependency id → index in `deps` (first occurrence), built on first use. */

@@ -1,4 +1,4 @@
-import { Scheduler } from './scheduler.js';
+import { Scheduler, sameRow } from './scheduler.js';
 import type { ScheduleInput, ScheduleResult } from './types.js';
 
 export interface ScheduleOptions {
@@ -23,7 +23,7 @@ export function schedule(input: ScheduleInput, options: ScheduleOptions = {}): S
   const changed: string[] = [];
   for (const t of s.current.tasks) {
     const o = prevById.get(t.id);
-    if (!o || JSON.stringify(o) !== JSON.stringify(t)) changed.push(t.id);
+    if (!o || !sameRow(o, t)) changed.push(t.id);
   }
   return { ...s.current, changedTaskIds: changed };
 }

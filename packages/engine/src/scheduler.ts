@@ -113,7 +113,9 @@ export class Scheduler {
     for (const id of changes.changedDependencyIds ?? []) {
       const k = net.depIndex.get(id);
       if (k === undefined) continue;
-      const d = input.dependencies!.find((x) => x.id === id)!;
+      const d = (input.dependencies ?? []).find((x) => x?.id === id);
+      if (!d) continue;
+      net.deps[k] = d;
       for (let e = 0; e < net.edgeDep.length; e++) {
         if (net.edgeDep[e] !== k) continue;
         net.edgeLag[e] = Math.round(typeof d.lagMin === 'number' && Number.isFinite(d.lagMin) ? d.lagMin : 0);
@@ -209,6 +211,15 @@ export class Scheduler {
       // resulting project start (scheduling.md §3.6).
       this.projectFinish = net.projectAnchorFinish;
       this.pass2 = false;
+      // Always a full run from a clean state: the first backward pass must not see early
+      // dates of a previous run (it would pick other "earliest" summary children).
+      this.es.fill(NEG);
+      this.ef.fill(NEG);
+      this.ls.fill(POS);
+      this.lf.fill(POS);
+      this.lss.fill(POS);
+      this.hasPred.fill(0);
+      this.touched.fill(1);
       this.dirtyB.fill(1);
       this.backwardPass();
       let ps = POS;
@@ -347,13 +358,14 @@ export class Scheduler {
    * inherited from an ancestor summary, §4.2) exists. Lags are counted on `cal`, the
    * calendar of the task being scheduled (§1.6), also for links inherited from summaries.
    */
-  private gather(v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number }): void {
+  private gather(v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number; fIsSf: boolean }): void {
     const net = this.net;
     out.s = NEG;
     out.f = NEG;
     out.has = false;
     out.sDep = -1;
     out.fDep = -1;
+    out.fIsSf = false;
     this.gatherLinks(v, v, cal, out);
     for (let p = net.parent[v]!; p >= 0; p = net.parent[p]!) {
       // §4.3 [inferred]: a summary SNET (or MSO) is a lower bound for all its leaves.
@@ -366,7 +378,7 @@ export class Scheduler {
     }
   }
 
-  private gatherLinks(node: number, v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number }): void {
+  private gatherLinks(node: number, v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number; fIsSf: boolean }): void {
     const net = this.net;
     for (let q = net.inStart[node]!; q < net.inStart[node + 1]!; q++) {
       const e = net.inEdges[q]!;
@@ -387,11 +399,12 @@ export class Scheduler {
       } else if (c > out.f || (c === out.f && out.fDep >= 0 && net.deps[k]!.id < net.deps[out.fDep]!.id)) {
         out.f = c;
         out.fDep = k;
+        out.fIsSf = t === SF;
       }
     }
   }
 
-  private readonly g = { s: NEG, f: NEG, has: false, sDep: -1, fDep: -1 };
+  private readonly g = { s: NEG, f: NEG, has: false, sDep: -1, fDep: -1, fIsSf: false };
 
   /**
    * A summary's entry node only records its inherited candidates (on its own calendar) so
@@ -472,7 +485,9 @@ export class Scheduler {
     // Decision 4: leads never pull a task before the project start.
     const es0 = g.has ? Math.max(x, ps) : ps;
     let es = es0;
-    let finishFixed = fs === x && Number.isFinite(fs) && fs >= ps ? g.f : NaN;
+    // Only an SF-driven finish is kept as computed (a start-type instant such as Monday
+    // 08:00, as the MSPDI fixtures show); FF finishes are normalized as in §2.3.
+    let finishFixed = fs === x && Number.isFinite(fs) && fs >= ps && g.fIsSf ? g.f : NaN;
     const ck = net.ckind[i]!;
     const c = net.cdate[i]!;
     switch (ck) {
@@ -973,14 +988,23 @@ export class Scheduler {
       duration = net.cals[i]!.workBetween(this.start[i]!, this.finish[i]!);
       progress = this.summaryProgress(i);
     }
+    // Most dates coincide (start = early start, …): reuse their strings.
+    const start = this.start[i]!;
+    const finish = this.finish[i]!;
+    const sStart = iso(start);
+    const sFinish = finish === start ? sStart : iso(finish);
+    const sEs = es === start ? sStart : iso(es);
+    const sEf = ef === finish ? sFinish : ef === es ? sEs : iso(ef);
+    const sLs = ls === es ? sEs : ls === start ? sStart : iso(ls);
+    const sLf = lf === ef ? sEf : lf === finish ? sFinish : iso(lf);
     return {
       id: net.ids[i]!,
-      startAt: iso(this.start[i]!),
-      finishAt: iso(this.finish[i]!),
-      earlyStartAt: iso(es),
-      earlyFinishAt: iso(ef),
-      lateStartAt: iso(ls),
-      lateFinishAt: iso(lf),
+      startAt: sStart,
+      finishAt: sFinish,
+      earlyStartAt: sEs,
+      earlyFinishAt: sEf,
+      lateStartAt: sLs,
+      lateFinishAt: sLf,
       totalFloatMin: Math.round(this.tf[i]!) || 0,
       freeFloatMin: Math.round(this.ff[i]!) || 0,
       isCritical: this.crit[i] === 1,
@@ -1027,7 +1051,8 @@ function iso(t: number): string {
   return Number.isFinite(t) ? toIsoString(t) : '';
 }
 
-function sameRow(a: TaskResult, b: TaskResult): boolean {
+/** True when two task results carry the same computed values. */
+export function sameRow(a: TaskResult, b: TaskResult): boolean {
   return (
     a.startAt === b.startAt &&
     a.finishAt === b.finishAt &&
@@ -1042,6 +1067,7 @@ function sameRow(a: TaskResult, b: TaskResult): boolean {
     a.progressPct === b.progressPct &&
     a.pertDurationMin === b.pertDurationMin &&
     a.isMilestone === b.isMilestone &&
-    a.isSummary === b.isSummary
+    a.isSummary === b.isSummary &&
+    a.id === b.id
   );
 }

@@ -447,3 +447,40 @@ describe('summary constraints and deadlines (§4.3)', () => {
     expect(p.t('A').totalFloatMin).toBe(-480);
   });
 });
+
+describe('§2.3 worked link examples', () => {
+  it('FF −240 and FF +960', () => {
+    const p = plan(
+      [{ id: 'P', durationMin: 960 }, { id: 'S' }, { id: 'Q' }, { id: 'R' }],
+      [['P', 'S', 'FF', -240], ['Q', 'R', 'FF', 960]],
+    );
+    expect(span(p.t('S'))).toEqual([at(2, '13:00'), at(3, '12:00')]);
+    expect(span(p.t('R'))).toEqual([at(4, '08:00'), at(4, '17:00')]);
+  });
+  it('SF 0 onto a 960-minute successor; SNET at 12:30 snaps to 13:00', () => {
+    const p = plan(
+      [{ id: 'A', constraintKind: 'start_no_earlier_than', constraintDate: at(4, '08:00') }, { id: 'B', durationMin: 960 }, { id: 'C', constraintKind: 'start_no_earlier_than', constraintDate: at(2, '12:30') }],
+      [['A', 'B', 'SF', 0]],
+    );
+    expect(p.t('B').startAt).toBe(at(2, '08:00'));
+    expect(p.t('B').finishAt).toBe(at(4, '08:00')); // ≡ Tue 17:00, kept as MS Project stores it
+    expect(p.t('C').startAt).toBe(at(2, '13:00'));
+  });
+  it('lag in free float (S36): FS +240 with a parallel long task', () => {
+    // §3.5 quotes TS 720 for A with a 2400-minute parallel task; that figure corresponds to
+    // a project finish of Thu 17:00 (a 1920-minute parallel task), which is used here.
+    const p = plan([{ id: 'A' }, { id: 'B' }, { id: 'C', durationMin: 1920 }], [['A', 'B', 'FS', 240]]);
+    expect(p.t('B').startAt).toBe(at(3, '13:00'));
+    expect(p.t('A').freeFloatMin).toBe(0);
+    expect(p.t('A').totalFloatMin).toBe(720);
+  });
+  it('worked network S07', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 960 }, { id: 'B' }, { id: 'C' }, { id: 'D', durationMin: 240 }],
+      [['A', 'C'], ['B', 'C'], ['B', 'D']],
+    );
+    expect([p.t('B').lateStartAt, p.t('B').totalFloatMin, p.t('B').freeFloatMin]).toEqual([at(3, '08:00'), 480, 0]);
+    expect([p.t('D').lateStartAt, p.t('D').lateFinishAt, p.t('D').totalFloatMin, p.t('D').freeFloatMin]).toEqual([at(4, '13:00'), at(4, '17:00'), 720, 720]);
+    expect(p.t('C').isCritical && p.t('A').isCritical).toBe(true);
+  });
+});

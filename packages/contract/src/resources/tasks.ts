@@ -181,7 +181,13 @@ export const DependencyCreate = z.object({
 });
 export type DependencyCreate = z.output<typeof DependencyCreate>;
 
-export const DependencyWrite = z.union([DependencyCreate, z.object({ dependencies: z.array(DependencyCreate).min(1).max(limits.changesPerChangeSet) })]);
+export const DependencyList = z.object({ dependencies: z.array(DependencyCreate).min(1).max(limits.changesPerChangeSet) });
+export const DependencyWrite = z.union([DependencyCreate, DependencyList]);
+
+/** Whether a `POST …/dependencies` body is the `{dependencies: [...]}` form. */
+export function isDependencyList(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'dependencies' in body;
+}
 
 export const TaskUpdateItem = TaskPatch.extend({ id: Uuid });
 
@@ -238,7 +244,7 @@ export const TaskListQuery = z.object({
 
 export const TaskList = z.object({ tasks: z.array(Task), nextCursor: z.string().nullable() });
 export const TaskResponse = z.object({ task: Task });
-export const DependencyList = z.object({ dependencies: z.array(Dependency) });
+export const DependencyListResponse = z.object({ dependencies: z.array(Dependency) });
 
 export const Comment = z.object({
   id: Uuid,

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
+import type { PlanCache } from './planning/plan-cache.js';
 
 /** What every domain function needs, passed explicitly (no service locator). */
 export interface DomainContext {
@@ -7,6 +8,8 @@ export interface DomainContext {
   clock: Clock;
   /** Public address of the service, for links such as a task's `url`. */
   baseUrl: string;
+  /** Recently written plans (one per process); without it every write reads its plan. */
+  planCache?: PlanCache;
 }
 
 /**

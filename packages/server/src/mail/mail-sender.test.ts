@@ -12,7 +12,7 @@ describe('MailSender', () => {
   let smtp: SMTPServer;
   let port: number;
   const received: { to: string[]; data: string }[] = [];
-  let refuseNext = false;
+  const refusing = new Set<string>();
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -20,11 +20,7 @@ describe('MailSender', () => {
       authOptional: true,
       disabledCommands: ['STARTTLS'],
       onRcptTo(address, _session, callback) {
-        if (refuseNext) {
-          refuseNext = false;
-          return callback(new Error('mailbox unavailable'));
-        }
-        callback();
+        callback(refusing.has(address.address) ? new Error('mailbox unavailable') : undefined);
       },
       onData(stream, session, callback) {
         let data = '';
@@ -52,7 +48,7 @@ describe('MailSender', () => {
         { to: 'ada@example.com', subject: 'Hello Ada', text: 'Body text' },
       ]),
     );
-    refuseNext = true;
+    refusing.add('refused@example.com');
     await sender.sendPending();
     expect(received).toHaveLength(1);
     expect(received[0]?.to).toEqual(['ada@example.com']);
@@ -61,6 +57,7 @@ describe('MailSender', () => {
     expect(pending.map((m) => m.to_address)).toEqual(['refused@example.com']);
     expect(pending[0]?.error).toMatch(/mailbox unavailable/);
 
+    refusing.clear();
     await sender.sendPending();
     pending = await server.store.q.outbox.listMail({ pendingOnly: true, limit: 10 });
     expect(pending).toEqual([]);

@@ -58,6 +58,8 @@ export interface ProjectsTable {
   task_count: number;
   /** Next task number; numbers are never reused. */
   next_task_number: number;
+  /** Incremented by every write to the project's tasks, dependencies or assignments. */
+  plan_version: number;
 }
 
 export interface ProjectMembersTable {

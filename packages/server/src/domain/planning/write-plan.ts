@@ -65,15 +65,7 @@ function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, sav
 }
 
 async function persist(tx: Queries, plan: Plan, applied: AppliedChanges, saved: TaskRow[]): Promise<void> {
-  const created = new Set(applied.createdTaskIds);
-  await tx.tasks.insertMany(saved.filter((row) => created.has(row.id)));
-  for (const row of saved) {
-    const before = plan.original.get(row.id);
-    if (!before) continue;
-    const changes: Partial<TaskRow> = {};
-    for (const column of changedColumns(before, row)) (changes as Record<string, unknown>)[column] = row[column];
-    await tx.tasks.update(row.id, changes);
-  }
+  await tx.tasks.upsertMany(saved);
   for (const taskId of applied.reassignedTaskIds) await tx.people.replaceAssignments(taskId, plan.assignments.get(taskId) ?? []);
   await tx.tasks.deleteDependencies(applied.deletedDependencies.map((d) => d.id));
   const newDependencies = applied.writtenDependencyIds.filter((id) => !plan.originalDependencies.has(id));
@@ -110,11 +102,11 @@ export async function writePlan(
   const started = performance.now();
   await requireProject(ctx, actor, projectId, 'editor');
   const now = nowIso(ctx);
-  return ctx.store.transaction(async (tx) => {
+  const written = await ctx.store.transaction(async (tx) => {
     await tx.projects.lockForWrite(projectId);
     const project = await tx.projects.findById(projectId);
     if (!project) throw notFound('project');
-    const plan = await loadPlan(tx, project);
+    const plan = ctx.planCache?.get(project) ?? (await loadPlan(tx, project));
     await prepare?.(tx, plan);
 
     const clientIds = changes.createTasks.map((item) => item.id).filter((id): id is string => id !== undefined && !plan.tasks.has(id));
@@ -145,7 +137,9 @@ export async function writePlan(
 
     const projectStartAt = result.projectStartAt ?? dayStart(project.start_date);
     const projectFinishAt = result.projectFinishAt ?? projectStartAt;
+    plan.project.plan_version = project.plan_version + 1;
     await tx.projects.update(projectId, {
+      plan_version: plan.project.plan_version,
       next_task_number: plan.project.next_task_number,
       task_count: plan.tasks.size,
       finish_at: projectFinishAt,
@@ -173,5 +167,7 @@ export async function writePlan(
       },
     };
   });
+  ctx.planCache?.put(written.plan, written.plan.project.plan_version);
+  return written;
 }
 

@@ -141,6 +141,7 @@ export async function createProject(ctx: DomainContext, actor: Actor, input: z.o
       finish_at: projectStartAt(startDate),
       task_count: 0,
       next_task_number: 1,
+      plan_version: 0,
     };
     await tx.projects.insert(created);
     await tx.projects.putMember({ project_id: created.id, user_id: actor.userId, role: 'owner', created_at: now });

@@ -3,6 +3,9 @@ import type { Kysely, Migration } from 'kysely';
 /** Tasks, dependencies, resources and assignments, comments, baselines, idempotency keys, the mail outbox. */
 export const planning: Migration = {
   async up(db: Kysely<unknown>) {
+    // Bumped by every plan write, so a process can tell whether its cached plan is current.
+    await db.schema.alterTable('projects').addColumn('plan_version', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+
     await db.schema
       .createTable('tasks')
       .addColumn('id', 'text', (c) => c.primaryKey())
@@ -14,12 +17,12 @@ export const planning: Migration = {
       .addColumn('type', 'text', (c) => c.notNull())
       .addColumn('duration_min', 'integer', (c) => c.notNull())
       .addColumn('work_min', 'integer', (c) => c.notNull())
-      .addColumn('progress_pct', 'real', (c) => c.notNull())
+      .addColumn('progress_pct', 'double precision', (c) => c.notNull())
       .addColumn('constraint_kind', 'text', (c) => c.notNull())
       .addColumn('constraint_date', 'text')
       .addColumn('deadline', 'text')
       .addColumn('calendar_id', 'text')
-      .addColumn('cost_fixed', 'real', (c) => c.notNull())
+      .addColumn('cost_fixed', 'double precision', (c) => c.notNull())
       .addColumn('notes', 'text')
       .addColumn('color', 'text')
       .addColumn('wbs', 'text')
@@ -119,7 +122,7 @@ export const planning: Migration = {
       .addColumn('finish_at', 'text')
       .addColumn('duration_min', 'integer', (c) => c.notNull())
       .addColumn('work_min', 'integer', (c) => c.notNull())
-      .addColumn('cost_fixed', 'real', (c) => c.notNull())
+      .addColumn('cost_fixed', 'double precision', (c) => c.notNull())
       .addPrimaryKeyConstraint('baseline_tasks_pk', ['baseline_id', 'task_id'])
       .execute();
 

@@ -38,6 +38,29 @@ export function taskQueries(db: Executor) {
         await db.insertInto('tasks').values(rows.slice(start, start + insertChunk)).execute();
       }
     },
+    /**
+     * Writes whole rows: inserts new tasks and overwrites existing ones, a few hundred rows
+     * per statement. A recalculation can move every task of a project (a new project
+     * finish changes every late date and float), so saving row by row would dominate a write.
+     */
+    async upsertMany(rows: TaskRow[]): Promise<void> {
+      for (let start = 0; start < rows.length; start += insertChunk) {
+        const chunk = rows.slice(start, start + insertChunk);
+        await db
+          .insertInto('tasks')
+          .values(chunk)
+          .onConflict((oc) =>
+            oc.column('id').doUpdateSet((eb) => {
+              const set: Record<string, unknown> = {};
+              for (const column of Object.keys(chunk[0] as TaskRow)) {
+                if (column !== 'id' && column !== 'project_id' && column !== 'created_at') set[column] = eb.ref(`excluded.${column}` as 'excluded.name');
+              }
+              return set as Updateable<TasksTable>;
+            }),
+          )
+          .execute();
+      }
+    },
     async update(id: string, changes: Updateable<TasksTable>): Promise<void> {
       await db.updateTable('tasks').set(changes).where('id', '=', id).execute();
     },

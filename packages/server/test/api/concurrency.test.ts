@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectStatus, newTask, planningClient, scheduleDrift, uuid, type PlanningClient } from '../support/planning.js';
+import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
+
+// server write-plan.ts: "In one transaction, with the project locked" — concurrent writes to
+// one project must serialize: no lost update, numbers unique, stored schedule consistent.
+describe('concurrent planning writes', () => {
+  let server: TestServer;
+  let client: PlanningClient;
+
+  beforeAll(async () => {
+    server = await startTestServer({ GANTRY_RATE_LIMIT_WRITES: '100000', GANTRY_RATE_LIMIT_READS: '100000' });
+    const owner = await provisionUser(server, 'parallel@example.com');
+    client = planningClient(server, owner.key);
+  });
+  afterAll(() => server.close());
+
+  it('50 parallel PATCHes on a chain: all 200, no lost update, schedule equals a full recomputation', async () => {
+    const project = await client.createProject({ name: 'Chain', key: 'CHN' });
+    const ids = Array.from({ length: 50 }, () => uuid());
+    const set = await client.changeSet(project.id, {
+      createTasks: ids.map((id, i) => ({ id, name: `step ${i + 1}`, durationMin: 60 })),
+      createDependencies: ids.slice(1).map((id, i) => ({ predecessorId: ids[i], successorId: id })),
+    });
+    expectStatus(set, 200);
+    const durations = ids.map((_, i) => 30 + ((i * 37) % 11) * 30);
+    const responses = await Promise.all(ids.map((id, i) => client.patchTask(project.id, id, { durationMin: durations[i], notes: `note ${i}` })));
+    for (const response of responses) expectStatus(response, 200);
+
+    const full = await client.fullProject(project.id);
+    const byId = new Map(full.body.tasks.map((t) => [t.id, t]));
+    expect(ids.map((id) => byId.get(id)?.durationMin)).toEqual(durations);
+    expect(ids.map((id) => byId.get(id)?.notes)).toEqual(ids.map((_, i) => `note ${i}`));
+    expect(await scheduleDrift(server, project.id)).toEqual([]);
+    // The chain is contiguous: each step starts when its predecessor finishes (same day) or the next morning.
+    const last = byId.get(ids[49] as string);
+    const totalMin = durations.reduce((a, b) => a + b, 0);
+    const days = Math.ceil(totalMin / 480);
+    expect(new Date(last?.finishAt as string).getTime()).toBeGreaterThan(new Date('2026-03-02T08:00:00Z').getTime() + (days - 1) * 86_400_000);
+  });
+
+  it('parallel creates get unique, gap-free numbers', async () => {
+    const project = await client.createProject({ name: 'Numbers', key: 'NBR' });
+    const responses = await Promise.all(Array.from({ length: 30 }, (_, i) => client.createTask(project.id, { name: `t${i}` })));
+    for (const response of responses) expectStatus(response, 201);
+    const full = await client.fullProject(project.id);
+    expect(full.body.tasks.map((t) => t.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(new Set(full.body.tasks.map((t) => t.key)).size).toBe(30);
+  });
+
+  it('two clients closing a cycle at the same time: exactly one link wins', async () => {
+    const project = await client.createProject({ name: 'Race', key: 'RCE' });
+    const a = await newTask(client, project.id, { name: 'A' });
+    const b = await newTask(client, project.id, { name: 'B' });
+    for (let round = 0; round < 5; round += 1) {
+      const [ab, ba] = await Promise.all([client.link(project.id, { predecessorId: a.id, successorId: b.id }), client.link(project.id, { predecessorId: b.id, successorId: a.id })]);
+      expect([ab.status, ba.status].sort()).toEqual([201, 409]);
+      const links = (await client.listDependencies(project.id)).body.dependencies;
+      expect(links).toHaveLength(1);
+      expectStatus(await client.unlink(project.id, links[0]?.id as string), 200);
+    }
+    expect(await scheduleDrift(server, project.id)).toEqual([]);
+  });
+
+  it('mixed parallel writes (PATCH, links, assignees, change sets) keep the schedule consistent', async () => {
+    const project = await client.createProject({ name: 'Mixed', key: 'MXD' });
+    const ids = Array.from({ length: 12 }, () => uuid());
+    expectStatus(await client.changeSet(project.id, { createTasks: ids.map((id, i) => ({ id, name: `m${i}`, durationMin: 120 })) }), 200);
+    const work = [
+      ...ids.slice(0, 6).map((id, i) => client.link(project.id, { predecessorId: id, successorId: ids[i + 6] as string, lagMin: 30 * i })),
+      ...ids.map((id, i) => client.patchTask(project.id, id, { durationMin: 60 + 60 * i })),
+      ...ids.slice(0, 4).map((id) => client.putAssignees(project.id, id, { userIds: [] })),
+      client.changeSet(project.id, { createTasks: [{ name: 'late' }], updateTasks: [{ id: ids[0], notes: 'set' }] }),
+    ];
+    for (const response of await Promise.all(work)) expect(response.status).toBeLessThan(300);
+    const full = await client.fullProject(project.id);
+    expect(full.body.dependencies).toHaveLength(6);
+    expect(ids.map((id) => full.body.tasks.find((t) => t.id === id)?.durationMin)).toEqual(ids.map((_, i) => 60 + 60 * i));
+    expect(await scheduleDrift(server, project.id)).toEqual([]);
+  });
+});
