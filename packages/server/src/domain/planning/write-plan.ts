@@ -1,6 +1,6 @@
 import type { Conflict, WriteResult } from '@gantry/contract';
 import type { ScheduleResult } from '@gantry/engine';
-import type { Queries, TaskRow } from '../../store/store.js';
+import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { appendEvents, type DomainEvent } from '../outbox.js';
@@ -86,11 +86,93 @@ function isStartingProgress(plan: Plan): boolean {
 }
 
 /**
- * The one write path of a plan: every task, dependency and assignment change — from a
- * single PATCH to a 1,000-item change set — goes through here. In one transaction, with
- * the project locked: load the plan, apply and check every change (one 400 listing all
- * problems, nothing saved), refuse cycles (409), recalculate, save only rows whose stored
- * values changed, append the events, and answer what moved.
+ * The one write path of a plan, inside the caller's transaction with the project locked:
+ * apply and check every change (one 400 listing all problems, nothing saved), refuse
+ * cycles (409), recalculate, save only rows whose stored values changed, append the
+ * events, and answer what moved. `project` is the project row as it will be saved (a
+ * project edit passes its new start date or direction). The caller puts `result.plan` in
+ * the plan cache once the transaction has committed.
+ */
+export async function writePlanInTransaction(
+  ctx: DomainContext,
+  tx: Queries,
+  actor: Actor,
+  project: ProjectRow,
+  changes: PlanChanges,
+  prepare?: (tx: Queries, plan: Plan) => Promise<void>,
+): Promise<PlanWriteResult> {
+  const started = performance.now();
+  const now = nowIso(ctx);
+  const projectId = project.id;
+  const plan = ctx.planCache?.get(project) ?? (await loadPlan(tx, project));
+  await prepare?.(tx, plan);
+
+  const clientIds = changes.createTasks.map((item) => item.id).filter((id): id is string => id !== undefined && !plan.tasks.has(id));
+  const editor = new PlanEditor(plan, now, new Set(await tx.tasks.existingIds(clientIds)));
+  editor.apply(changes);
+  if (editor.problems.length > 0) throw invalid(editor.problems);
+
+  const result: ScheduleResult = recalculate(plan);
+  if (result.cycles.length > 0) {
+    throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : `${result.cycles.length} cycles`}: ${result.cycles.map((c) => c.path).join('; ')}`, {
+      cycles: result.cycles,
+    });
+  }
+
+  const saved = [...plan.tasks.values()].filter((row) => {
+    const before = plan.original.get(row.id);
+    return !before || changedColumns(before, row).length > 0;
+  });
+  for (const row of saved) if (plan.original.has(row.id)) row.updated_at = now;
+
+  const events: DomainEvent[] = [];
+  if (isStartingProgress(plan) && (await tx.baselines.list(projectId)).length === 0) {
+    const baseline = await captureBaseline(tx, plan.project, [...plan.original.values()], { name: null, capturedBy: actor.userId, now });
+    events.push({ workspaceId: project.workspace_id, projectId, type: 'baseline.saved', data: { baseline, automatic: true } });
+  }
+  await persist(tx, plan, editor.applied, saved);
+  events.push(...planEvents(ctx, plan, editor.applied, saved));
+
+  const projectStartAt = result.projectStartAt ?? dayStart(project.start_date);
+  const projectFinishAt = result.projectFinishAt ?? projectStartAt;
+  plan.project.plan_version = project.plan_version + 1;
+  await tx.projects.update(projectId, {
+    plan_version: plan.project.plan_version,
+    next_task_number: plan.project.next_task_number,
+    task_count: plan.tasks.size,
+    finish_at: projectFinishAt,
+    key_locked: plan.tasks.size > 0 ? 1 : project.key_locked,
+  });
+  await appendEvents(tx, actor, now, events);
+
+  const created = new Set(editor.applied.createdTaskIds);
+  const reported = [...plan.tasks.values()].filter((row) => created.has(row.id) || editor.applied.editedTasks.has(row.id) || saved.includes(row));
+  const conflicts: Conflict[] = result.conflicts.map((conflict) => ({ ...conflict, dependencyId: conflict.dependencyId ?? null }));
+  return {
+    plan,
+    tasks: reported.sort((a, b) => a.number - b.number).map((row) => presentPlanTask(row, project.key)),
+    deletedTaskIds: [],
+    dependencies: editor.applied.writtenDependencyIds.map((id) => plan.dependencies.get(id)).filter((d) => d !== undefined).map(presentDependency),
+    deletedDependencyIds: editor.applied.deletedDependencies.map((d) => d.id),
+    conflicts,
+    projectStartAt,
+    projectFinishAt,
+    stats: {
+      taskCount: plan.tasks.size,
+      recomputedCount: result.stats.recomputedCount,
+      savedCount: saved.length,
+      durationMs: Math.round(performance.now() - started),
+    },
+  };
+}
+
+/** An empty change: recalculate only (a project edit that moves the schedule). */
+export const recalculateOnly: PlanChanges = { createTasks: [], updateTasks: [], createDependencies: [], deleteDependencyIds: [], fullReschedule: true };
+
+/**
+ * Every task, dependency and assignment change — from a single PATCH to a 1,000-item
+ * change set — goes through here: one transaction with the project locked, then
+ * `writePlanInTransaction`.
  */
 export async function writePlan(
   ctx: DomainContext,
@@ -99,75 +181,13 @@ export async function writePlan(
   changes: PlanChanges,
   prepare?: (tx: Queries, plan: Plan) => Promise<void>,
 ): Promise<PlanWriteResult> {
-  const started = performance.now();
   await requireProject(ctx, actor, projectId, 'editor');
-  const now = nowIso(ctx);
   const written = await ctx.store.transaction(async (tx) => {
     await tx.projects.lockForWrite(projectId);
     const project = await tx.projects.findById(projectId);
     if (!project) throw notFound('project');
-    const plan = ctx.planCache?.get(project) ?? (await loadPlan(tx, project));
-    await prepare?.(tx, plan);
-
-    const clientIds = changes.createTasks.map((item) => item.id).filter((id): id is string => id !== undefined && !plan.tasks.has(id));
-    const editor = new PlanEditor(plan, now, new Set(await tx.tasks.existingIds(clientIds)));
-    editor.apply(changes);
-    if (editor.problems.length > 0) throw invalid(editor.problems);
-
-    const result: ScheduleResult = recalculate(plan);
-    if (result.cycles.length > 0) {
-      throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : `${result.cycles.length} cycles`}: ${result.cycles.map((c) => c.path).join('; ')}`, {
-        cycles: result.cycles,
-      });
-    }
-
-    const saved = [...plan.tasks.values()].filter((row) => {
-      const before = plan.original.get(row.id);
-      return !before || changedColumns(before, row).length > 0;
-    });
-    for (const row of saved) if (plan.original.has(row.id)) row.updated_at = now;
-
-    const events: DomainEvent[] = [];
-    if (isStartingProgress(plan) && (await tx.baselines.list(projectId)).length === 0) {
-      const baseline = await captureBaseline(tx, plan.project, [...plan.original.values()], { name: null, capturedBy: actor.userId, now });
-      events.push({ workspaceId: project.workspace_id, projectId, type: 'baseline.saved', data: { baseline, automatic: true } });
-    }
-    await persist(tx, plan, editor.applied, saved);
-    events.push(...planEvents(ctx, plan, editor.applied, saved));
-
-    const projectStartAt = result.projectStartAt ?? dayStart(project.start_date);
-    const projectFinishAt = result.projectFinishAt ?? projectStartAt;
-    plan.project.plan_version = project.plan_version + 1;
-    await tx.projects.update(projectId, {
-      plan_version: plan.project.plan_version,
-      next_task_number: plan.project.next_task_number,
-      task_count: plan.tasks.size,
-      finish_at: projectFinishAt,
-      key_locked: plan.tasks.size > 0 ? 1 : project.key_locked,
-    });
-    await appendEvents(tx, actor, now, events);
-
-    const created = new Set(editor.applied.createdTaskIds);
-    const reported = [...plan.tasks.values()].filter((row) => created.has(row.id) || editor.applied.editedTasks.has(row.id) || saved.includes(row));
-    const conflicts: Conflict[] = result.conflicts.map((conflict) => ({ ...conflict, dependencyId: conflict.dependencyId ?? null }));
-    return {
-      plan,
-      tasks: reported.sort((a, b) => a.number - b.number).map((row) => presentPlanTask(row, project.key)),
-      deletedTaskIds: [],
-      dependencies: editor.applied.writtenDependencyIds.map((id) => plan.dependencies.get(id)).filter((d) => d !== undefined).map(presentDependency),
-      deletedDependencyIds: editor.applied.deletedDependencies.map((d) => d.id),
-      conflicts,
-      projectStartAt,
-      projectFinishAt,
-      stats: {
-        taskCount: plan.tasks.size,
-        recomputedCount: result.stats.recomputedCount,
-        savedCount: saved.length,
-        durationMs: Math.round(performance.now() - started),
-      },
-    };
+    return writePlanInTransaction(ctx, tx, actor, project, changes, prepare);
   });
   ctx.planCache?.put(written.plan, written.plan.project.plan_version);
   return written;
 }
-

@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
 import { presentDependency, presentPlanTask } from '../planning/presenters.js';
+import { recalculateOnly, writePlanInTransaction } from '../planning/write-plan.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
@@ -182,7 +183,7 @@ export async function updateProject(
 ): Promise<{ project: Project; conflicts: Conflict[]; rescheduled: boolean }> {
   await requireProject(ctx, actor, projectId, patch.archived === undefined ? 'editor' : 'owner');
   const now = nowIso(ctx);
-  return ctx.store.transaction(async (tx) => {
+  const updated = await ctx.store.transaction(async (tx) => {
     await tx.projects.lockForWrite(projectId);
     const current = await tx.projects.findById(projectId);
     if (!current) throw notFound('project');
@@ -201,7 +202,7 @@ export async function updateProject(
     for (const field of Object.keys(after) as (keyof Project)[]) {
       if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = { from: before[field], to: after[field] };
     }
-    if (Object.keys(changes).length === 0) return { project: before, conflicts: [], rescheduled: false };
+    if (Object.keys(changes).length === 0) return { project: before, conflicts: [], rescheduled: false, plan: null };
 
     if (next.schedule_from === 'backward' && !next.deadline) {
       throw invalid([{ path: 'deadline', message: 'is required while scheduleFrom is backward (the schedule is anchored at it)' }]);
@@ -221,6 +222,11 @@ export async function updateProject(
     await appendEvents(tx, actor, now, [
       { type: 'project.updated', workspaceId: next.workspace_id, projectId, data: { project, changes, reason: 'edit' } },
     ]);
-    return { project, conflicts: [], rescheduled };
+    if (!rescheduled || next.task_count === 0) return { project, conflicts: [], rescheduled, plan: null };
+    // The anchor or the direction moved: every task is recalculated in this same transaction.
+    const written = await writePlanInTransaction(ctx, tx, actor, next, recalculateOnly);
+    return { project, conflicts: written.conflicts, rescheduled, plan: written.plan };
   });
+  if (updated.plan) ctx.planCache?.put(updated.plan, updated.plan.project.plan_version);
+  return { project: updated.project, conflicts: updated.conflicts, rescheduled: updated.rescheduled };
 }
