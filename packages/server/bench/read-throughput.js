@@ -74,6 +74,17 @@ try {
   const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
   const created = await fetch(`${base}/api/projects`, { method: 'POST', headers, body: JSON.stringify({ name: 'Bench plan', startDate: '2026-03-02' }) });
   const { project } = await created.json();
+  // A plan of realistic size: 40 tasks in 4 phases, chained.
+  const createTasks = [];
+  for (let phase = 0; phase < 4; phase++) {
+    const phaseId = crypto.randomUUID();
+    createTasks.push({ id: phaseId, name: `Phase ${phase + 1}` });
+    for (let i = 0; i < 9; i++) createTasks.push({ id: crypto.randomUUID(), name: `Task ${phase + 1}.${i + 1}`, parentId: phaseId, durationMin: 480 });
+  }
+  const leaves = createTasks.filter((task) => task.parentId);
+  const createDependencies = leaves.slice(1).map((task, index) => ({ predecessorId: leaves[index].id, successorId: task.id }));
+  const planned = await fetch(`${base}/api/projects/${project.id}/tasks`, { method: 'POST', headers, body: JSON.stringify({ createTasks, createDependencies }) });
+  if (!planned.ok) throw new Error(`change set failed: ${planned.status} ${await planned.text()}`);
   const url = `${base}/api/projects/${project.id}`;
   const bytes = Buffer.from(await (await fetch(url, { headers })).arrayBuffer());
 

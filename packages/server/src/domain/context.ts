@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
 import type { PlanCache } from './planning/plan-cache.js';
+import type { ReadCache } from './projects/read-cache.js';
 
 /** What every domain function needs, passed explicitly (no service locator). */
 export interface DomainContext {
@@ -10,6 +11,8 @@ export interface DomainContext {
   baseUrl: string;
   /** Recently written plans (one per process); without it every write reads its plan. */
   planCache?: PlanCache;
+  /** Serialised plans for the full-project read (one per process). */
+  readCache?: ReadCache;
 }
 
 /**

@@ -6,6 +6,7 @@ import type { Config } from '../config.js';
 import type { DomainContext } from '../domain/context.js';
 import { AppError, forbidden } from '../domain/errors.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
+import { ReadCache } from '../domain/projects/read-cache.js';
 import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
 import { authenticate } from './auth.js';
@@ -33,7 +34,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
  * authentication, rate limits, the audit log and the error mapping wired in.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
-  const ctx: DomainContext = { store: deps.store, clock: deps.clock, baseUrl: deps.config.baseUrl, planCache: new PlanCache() };
+  const ctx: DomainContext = { store: deps.store, clock: deps.clock, baseUrl: deps.config.baseUrl, planCache: new PlanCache(), readCache: new ReadCache() };
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: limits.requestBodyMaxBytes,

@@ -25,8 +25,13 @@ export class WithStatus<T> {
   ) {}
 }
 
+/** A response body already serialised as JSON (e.g. from a cache). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
 type Body<D extends RouteDef> = z.input<D['response']['schema']>;
-export type RouteHandler<D extends RouteDef> = (input: RouteInput<D>) => Promise<Body<D> | WithStatus<Body<D>>>;
+export type RouteHandler<D extends RouteDef> = (input: RouteInput<D>) => Promise<Body<D> | WithStatus<Body<D>> | RawJson>;
 
 export interface RouteDeps {
   ctx: DomainContext;
@@ -68,6 +73,7 @@ export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: Ro
       const idempotencyKey = request.headers['idempotency-key'];
       if (def.method !== 'POST' || typeof idempotencyKey !== 'string') {
         const { status, body: payload } = await respond(def, handler, input);
+        if (payload instanceof RawJson) return reply.code(status).type('application/json; charset=utf-8').send(payload.text);
         return reply.code(status).send(payload);
       }
       const claim = await IdempotentRequest.begin(deps.ctx, input.actor, idempotencyKey, { method: def.method, path: request.url, body: request.body });

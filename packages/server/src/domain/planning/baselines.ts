@@ -55,6 +55,8 @@ export async function saveBaseline(ctx: DomainContext, actor: Actor, projectId: 
     await tx.projects.lockForWrite(projectId);
     const project = (await tx.projects.findById(projectId)) as ProjectRow;
     const baseline = await captureBaseline(tx, project, await tx.tasks.listForProject(projectId), { name: name ?? null, capturedBy: actor.userId, now });
+    // Baselines are part of the plan as the full-project read serves it.
+    await tx.projects.update(projectId, { plan_version: project.plan_version + 1 });
     await appendEvents(tx, actor, now, [{ type: 'baseline.saved', workspaceId: project.workspace_id, projectId, data: { baseline, automatic: false } }]);
     return baseline;
   });

@@ -60,9 +60,8 @@ function outlineOrder(rows: TaskRow[]): TaskRow[] {
   return ordered;
 }
 
-/** The whole plan in one read: project, tasks, dependencies, resources, assignments, baselines. */
-export async function getFullProject(ctx: DomainContext, actor: Actor, projectId: string): Promise<FullProject> {
-  const { project } = await requireProject(ctx, actor, projectId, 'viewer');
+/** Everything of the full project but the project itself, as stored at one plan version. */
+async function planJson(ctx: DomainContext, projectId: string, projectKey: string): Promise<string> {
   const q = ctx.store.q;
   const [tasks, dependencies, resources, assignments, baselines, baselineTasks] = await Promise.all([
     q.tasks.listForProject(projectId),
@@ -72,9 +71,8 @@ export async function getFullProject(ctx: DomainContext, actor: Actor, projectId
     q.baselines.list(projectId),
     q.baselines.listTasksOfProject(projectId),
   ]);
-  return {
-    project: presentProject(project),
-    tasks: outlineOrder(tasks).map((row) => presentPlanTask(row, project.key)),
+  const rest: Omit<FullProject, 'project'> = {
+    tasks: outlineOrder(tasks).map((row) => presentPlanTask(row, projectKey)),
     dependencies: dependencies.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)).map(presentDependency),
     resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
     assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
@@ -85,6 +83,22 @@ export async function getFullProject(ctx: DomainContext, actor: Actor, projectId
         .map((t) => ({ taskId: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed })),
     })),
   };
+  return JSON.stringify(rest).slice(1, -1);
+}
+
+/**
+ * The whole plan in one read (project, tasks, dependencies, resources, assignments,
+ * baselines), serialised. The plan part is cached per `plan_version` — the project row
+ * read for the permission check carries it — so reading a large plan costs two queries
+ * and no serialisation until it changes.
+ */
+export async function getFullProjectJson(ctx: DomainContext, actor: Actor, projectId: string): Promise<string> {
+  const { project } = await requireProject(ctx, actor, projectId, 'viewer');
+  const cached = ctx.readCache?.get(project.id, project.plan_version);
+  // Read the version before the plan: a write that lands in between makes the entry stale, never wrong.
+  const rest = cached ?? (await planJson(ctx, project.id, project.key));
+  if (!cached) ctx.readCache?.set(project.id, project.plan_version, rest);
+  return `{"project":${JSON.stringify(presentProject(project))},${rest}}`;
 }
 
 function today(ctx: DomainContext): string {

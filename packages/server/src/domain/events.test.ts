@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { presentEvent } from './events.js';
+
+describe('presentEvent', () => {
+  it('builds the spec envelope from an outbox row, with the API version', () => {
+    const envelope = presentEvent({
+      id: 'e1',
+      type: 'task.completed',
+      workspace_id: 'w1',
+      project_id: 'p1',
+      actor_id: 'u1',
+      actor_name: 'Ada',
+      data: '{"task":{"id":"t1"}}',
+      created_at: '2026-03-02T08:00:00.000Z',
+    });
+    expect(envelope).toEqual({
+      id: 'e1',
+      type: 'task.completed',
+      apiVersion: '2026-10-01',
+      createdAt: '2026-03-02T08:00:00.000Z',
+      workspaceId: 'w1',
+      projectId: 'p1',
+      actor: { id: 'u1', name: 'Ada' },
+      data: { task: { id: 't1' } },
+    });
+  });
+});
