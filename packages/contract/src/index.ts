@@ -1,5 +1,6 @@
 export * from './common.js';
 export * from './errors.js';
+export * from './events.js';
 export * from './limits.js';
 export * from './openapi.js';
 export * from './routes.js';
@@ -8,3 +9,4 @@ export * from './resources/projects.js';
 export * from './resources/tasks.js';
 export * from './resources/users.js';
 export * from './resources/workspaces.js';
+export * from './resources/webhooks.js';

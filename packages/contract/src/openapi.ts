@@ -6,6 +6,7 @@ import { Member } from './resources/members.js';
 import { Project, ProjectListItem } from './resources/projects.js';
 import { Assignee, Conflict, Dependency, PlanTask, Task } from './resources/tasks.js';
 import { User } from './resources/users.js';
+import { Delivery, Webhook } from './resources/webhooks.js';
 import { Workspace } from './resources/workspaces.js';
 import type { RouteDef } from './routes.js';
 
@@ -21,6 +22,8 @@ const models: Record<string, z.ZodType> = {
   Assignee,
   Dependency,
   Conflict,
+  Webhook,
+  Delivery,
 };
 
 type JsonObject = Record<string, unknown>;

@@ -35,6 +35,17 @@ import {
   WriteResult,
 } from './resources/tasks.js';
 import { MeResponse } from './resources/users.js';
+import {
+  DeliveryList,
+  DeliveryListQuery,
+  DeliveryResponse,
+  EventCatalogResponse,
+  WebhookCreate,
+  WebhookDeleted,
+  WebhookList,
+  WebhookResponse,
+  WebhookWithSecret,
+} from './resources/webhooks.js';
 import { WorkspaceList } from './resources/workspaces.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -68,7 +79,7 @@ export interface RouteDef<
    */
   body?: { name: string; schema: B; required: boolean; pick?: (body: unknown) => z.ZodType };
   /** The success response; `alsoStatus` documents a second success status with the same body. */
-  response: { status: 200 | 201; alsoStatus?: 200 | 201; name: string; schema: R };
+  response: { status: 200 | 201 | 202; alsoStatus?: 200 | 201; name: string; schema: R };
   /** Error codes this operation documents beyond the ones every route can answer. */
   errors: ErrorCode[];
 }
@@ -322,6 +333,107 @@ export const routes = {
     summary: 'Remove a dependency',
     params: z.object({ projectId: Uuid, dependencyId: Uuid }),
     response: { status: 200, name: 'WriteResult', schema: WriteResult },
+    errors: ['not_found'],
+  }),
+  createWebhook: route({
+    operationId: 'createWebhook',
+    method: 'POST',
+    path: '/api/webhooks',
+    scope: 'write',
+    tag: 'Webhooks',
+    summary: 'Subscribe a webhook to one project or to every project of a workspace',
+    description:
+      'The URL must be a public https address. `projectId` needs access to the project; `workspaceId` (every project of the workspace) needs the workspace owner or admin role. At most 50 webhooks per workspace (422 `limit_exceeded`). The signing secret is in this response only.',
+    body: { name: 'WebhookCreate', schema: WebhookCreate, required: true },
+    response: { status: 201, name: 'WebhookWithSecret', schema: WebhookWithSecret },
+    errors: ['invalid_request', 'not_found', 'limit_exceeded'],
+  }),
+  listWebhooks: route({
+    operationId: 'listWebhooks',
+    method: 'GET',
+    path: '/api/webhooks',
+    scope: 'read',
+    tag: 'Webhooks',
+    summary: "The caller's webhooks",
+    response: { status: 200, name: 'WebhookList', schema: WebhookList },
+    errors: [],
+  }),
+  listEventTypes: route({
+    operationId: 'listEventTypes',
+    method: 'GET',
+    path: '/api/webhooks/events',
+    scope: 'read',
+    tag: 'Webhooks',
+    summary: 'The event catalog, with a description per type',
+    response: { status: 200, name: 'EventCatalog', schema: EventCatalogResponse },
+    errors: [],
+  }),
+  getWebhook: route({
+    operationId: 'getWebhook',
+    method: 'GET',
+    path: '/api/webhooks/{webhookId}',
+    scope: 'read',
+    tag: 'Webhooks',
+    summary: 'One webhook',
+    params: z.object({ webhookId: Uuid }),
+    response: { status: 200, name: 'WebhookResponse', schema: WebhookResponse },
+    errors: ['not_found'],
+  }),
+  deleteWebhook: route({
+    operationId: 'deleteWebhook',
+    method: 'DELETE',
+    path: '/api/webhooks/{webhookId}',
+    scope: 'write',
+    tag: 'Webhooks',
+    summary: 'Unsubscribe: no further delivery (pending ones are dropped)',
+    params: z.object({ webhookId: Uuid }),
+    response: { status: 200, name: 'WebhookDeleted', schema: WebhookDeleted },
+    errors: ['not_found'],
+  }),
+  rotateWebhookSecret: route({
+    operationId: 'rotateWebhookSecret',
+    method: 'POST',
+    path: '/api/webhooks/{webhookId}/rotate-secret',
+    scope: 'write',
+    tag: 'Webhooks',
+    summary: 'Issue a new signing secret; the old one stops working at once',
+    params: z.object({ webhookId: Uuid }),
+    response: { status: 200, name: 'WebhookWithSecret', schema: WebhookWithSecret },
+    errors: ['not_found'],
+  }),
+  pingWebhook: route({
+    operationId: 'pingWebhook',
+    method: 'POST',
+    path: '/api/webhooks/{webhookId}/ping',
+    scope: 'write',
+    tag: 'Webhooks',
+    summary: 'Send the test event `webhook.ping` now (to check the signature)',
+    description: 'Its data: `message`, `webhook {id, name, events}`. Answers the queued delivery; follow it in the delivery log.',
+    params: z.object({ webhookId: Uuid }),
+    response: { status: 202, name: 'DeliveryResponse', schema: DeliveryResponse },
+    errors: ['not_found'],
+  }),
+  listDeliveries: route({
+    operationId: 'listDeliveries',
+    method: 'GET',
+    path: '/api/webhooks/{webhookId}/deliveries',
+    scope: 'read',
+    tag: 'Webhooks',
+    summary: 'The delivery log (kept 30 days): every delivery with its attempts, newest first',
+    params: z.object({ webhookId: Uuid }),
+    query: DeliveryListQuery,
+    response: { status: 200, name: 'DeliveryList', schema: DeliveryList },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  resendDelivery: route({
+    operationId: 'resendDelivery',
+    method: 'POST',
+    path: '/api/webhooks/{webhookId}/deliveries/{deliveryId}/resend',
+    scope: 'write',
+    tag: 'Webhooks',
+    summary: 'Send the event of a delivery again, as a new delivery',
+    params: z.object({ webhookId: Uuid, deliveryId: Uuid }),
+    response: { status: 202, name: 'DeliveryResponse', schema: DeliveryResponse },
     errors: ['not_found'],
   }),
 };

@@ -1,36 +1,39 @@
 import { systemClock } from './clock.js';
 import { loadConfig, type Config } from './config.js';
 import { buildApp } from './http/app.js';
+import type { Logger } from 'pino';
 import { createLogger } from './logger.js';
 import { MailSender } from './mail/mail-sender.js';
 import { openStore } from './store/open-store.js';
+import { WebhookWorker } from './webhooks/delivery-worker.js';
+import { destinationPolicy } from './webhooks/policy.js';
 
-/**
- * The composition root of `gantry serve`: config → store (migrated) → HTTP app.
- * SIGTERM/SIGINT stop accepting connections, let in-flight requests finish, flush the
- * audit log and close the store.
- */
-export async function serve(config: Config = loadConfig(process.env)): Promise<void> {
+async function openServices(config: Config) {
   const logger = createLogger(config.logLevel);
   const { store, applied } = await openStore(config);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   if (config.webhookAllowPrivate) {
     logger.warn('GANTRY_WEBHOOK_ALLOW_PRIVATE=1: webhooks may target private and loopback addresses; never use this in production');
   }
+  const webhookDestinations = destinationPolicy(config.webhookAllowPrivate);
+  const worker = new WebhookWorker({
+    ctx: { store, clock: systemClock, baseUrl: config.baseUrl, webhookDestinations },
+    log: logger,
+    retryDelaysSec: config.webhookRetryDelaysSec,
+    allowPrivate: config.webhookAllowPrivate,
+  });
+  return { logger, store, webhookDestinations, worker };
+}
 
-  const app = buildApp({ config, store, clock: systemClock, logger });
-  const mail = config.smtpUrl ? new MailSender(store, config.smtpUrl, config.mailFrom, systemClock, logger) : null;
-  mail?.start();
-  if (!mail) logger.info('SMTP_URL is not set: e-mail stays in the local outbox (gantry mail list)');
+/** Stops on SIGTERM/SIGINT: `close` runs once, then the process exits. */
+function onStopSignal(logger: Logger, close: () => Promise<void>): void {
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
     try {
-      await app.close();
-      await mail?.close();
-      await store.close();
+      await close();
       logger.info('stopped');
       process.exit(0);
     } catch (error) {
@@ -40,6 +43,40 @@ export async function serve(config: Config = loadConfig(process.env)): Promise<v
   };
   process.once('SIGTERM', () => void stop('SIGTERM'));
   process.once('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * `gantry worker`: the webhook worker alone (for scaling delivery out; `serve` runs one
+ * too). Several workers, on PostgreSQL, share the work without sending an attempt twice.
+ */
+export async function work(config: Config = loadConfig(process.env)): Promise<void> {
+  const { logger, store, worker } = await openServices(config);
+  onStopSignal(logger, async () => {
+    await worker.stop();
+    await store.close();
+  });
+  worker.start();
+  logger.info({ store: store.dialect }, 'gantry webhook worker is running');
+}
+
+/**
+ * The composition root of `gantry serve`: config → store (migrated) → HTTP app, webhook
+ * worker and mail sender. SIGTERM/SIGINT stop accepting connections, let in-flight
+ * requests finish, flush the audit log, stop the worker and close the store.
+ */
+export async function serve(config: Config = loadConfig(process.env)): Promise<void> {
+  const { logger, store, webhookDestinations, worker } = await openServices(config);
+  const app = buildApp({ config, store, clock: systemClock, logger, webhookDestinations });
+  const mail = config.smtpUrl ? new MailSender(store, config.smtpUrl, config.mailFrom, systemClock, logger) : null;
+  mail?.start();
+  if (!mail) logger.info('SMTP_URL is not set: e-mail stays in the local outbox (gantry mail list)');
+  onStopSignal(logger, async () => {
+    await app.close();
+    await worker.stop();
+    await mail?.close();
+    await store.close();
+  });
+  worker.start();
 
   await app.listen({ port: config.port, host: config.host });
   logger.info({ store: store.dialect, baseUrl: config.baseUrl }, 'gantry is serving');

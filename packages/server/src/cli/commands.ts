@@ -1,7 +1,7 @@
 import type { ProjectRole, WorkspaceRole } from '@gantry/contract';
 import { createApiKey, revokeApiKey } from '../domain/api-keys.js';
 import type { DomainContext } from '../domain/context.js';
-import { addProjectMember } from '../domain/members.js';
+import { addProjectMember, removeProjectMember } from '../domain/members.js';
 import { createUser } from '../domain/users.js';
 import { addWorkspaceMember, createWorkspace } from '../domain/workspaces.js';
 
@@ -88,6 +88,15 @@ export const commands: Record<string, Command> = {
       const member = { workspaceId: values.workspace as string, email: values.email as string, role: values.role as WorkspaceRole };
       await addWorkspaceMember(ctx, member);
       return { json: { member }, text: `${member.email} is ${member.role} of workspace ${member.workspaceId}` };
+    },
+  },
+  'project remove-member': {
+    summary: "Take a user's direct role on a project away (access through the workspace stays)",
+    options: { project: { type: 'string', required: true, help: 'project id' }, email: emailOption },
+    async run(ctx, values) {
+      const member = { projectId: values.project as string, email: values.email as string };
+      await removeProjectMember(ctx, member);
+      return { json: { member, removed: true }, text: `${member.email} no longer has a direct role on project ${member.projectId}` };
     },
   },
   'mail list': {

@@ -2,14 +2,14 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../domain/errors.js';
-import { serve } from '../main.js';
+import { serve, work } from '../main.js';
 import { openStore } from '../store/open-store.js';
 import { commands, UsageError, type Command } from './commands.js';
 
 const exitCodes = { usage: 2, failed: 1 } as const;
 
 function usage(): string {
-  const lines = ['Usage: gantry <command> [options] [--json]', '', 'Commands:', '  serve                   start the HTTP API (what npm start runs)', '  migrate                 apply pending store migrations'];
+  const lines = ['Usage: gantry <command> [options] [--json]', '', 'Commands:', '  serve                   start the HTTP API (what npm start runs)', '  worker                  run the webhook worker alone (serve runs one too)', '  migrate                 apply pending store migrations'];
   for (const [name, command] of Object.entries(commands)) {
     const options = Object.entries(command.options)
       .map(([option, spec]) => (spec.required ? `--${option} ${spec.choices?.join('|') ?? option.toUpperCase()}` : `[--${option} ${option.toUpperCase()}]`))
@@ -53,6 +53,10 @@ export async function runCli(argv: string[]): Promise<number> {
     const config = loadConfig(process.env);
     if (first === 'serve') {
       await serve(config);
+      return -1;
+    }
+    if (first === 'worker') {
+      await work(config);
       return -1;
     }
     if (first === 'migrate') {

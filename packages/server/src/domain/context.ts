@@ -13,6 +13,8 @@ export interface DomainContext {
   planCache?: PlanCache;
   /** Serialised plans for the full-project read (one per process). */
   readCache?: ReadCache;
+  /** The policy for webhook destinations (public https only, unless configured otherwise). */
+  webhookDestinations?: { check(url: string): { ok: true; url: string } | { ok: false; reason: string } };
 }
 
 /**

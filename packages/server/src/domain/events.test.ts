@@ -12,6 +12,7 @@ describe('presentEvent', () => {
       actor_name: 'Ada',
       data: '{"task":{"id":"t1"}}',
       created_at: '2026-03-02T08:00:00.000Z',
+      dispatched: 0,
     });
     expect(envelope).toEqual({
       id: 'e1',

@@ -57,3 +57,14 @@ export async function addProjectMember(
     }
   });
 }
+
+/** Takes a person's direct role on a project away (operator command); workspace access stays. */
+export async function removeProjectMember(ctx: DomainContext, input: { projectId: string; email: string }): Promise<void> {
+  await ctx.store.transaction(async (tx) => {
+    const project = await tx.projects.findById(input.projectId);
+    if (!project) throw notFound(`project ${input.projectId}`);
+    const user = await tx.users.findByEmail(normalizeEmail(input.email));
+    if (!user) throw notFound(`user ${input.email}`);
+    await tx.projects.removeMember(project.id, user.id);
+  });
+}

@@ -24,6 +24,7 @@ export async function appendEvents(tx: Queries, actor: Pick<Actor, 'userId' | 'n
       actor_name: actor.name,
       data: JSON.stringify(event.data),
       created_at: at,
+      dispatched: 0,
     })),
   );
 }

@@ -16,6 +16,7 @@ import { accountRoutes } from './routes/account.js';
 import { projectRoutes } from './routes/projects.js';
 import { systemRoutes } from './routes/system.js';
 import { taskRoutes } from './routes/tasks.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { SlidingWindowLimiter } from './sliding-window-limiter.js';
 
 export interface AppDeps {
@@ -23,6 +24,8 @@ export interface AppDeps {
   store: Store;
   clock: Clock;
   logger: FastifyBaseLogger;
+  /** The webhook destination policy (webhooks/destination-guard), given by the composition root. */
+  webhookDestinations?: DomainContext['webhookDestinations'];
 }
 
 /** Paths of projects and tasks: deleting them is never allowed through keys. */
@@ -34,7 +37,14 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
  * authentication, rate limits, the audit log and the error mapping wired in.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
-  const ctx: DomainContext = { store: deps.store, clock: deps.clock, baseUrl: deps.config.baseUrl, planCache: new PlanCache(), readCache: new ReadCache() };
+  const ctx: DomainContext = {
+    store: deps.store,
+    clock: deps.clock,
+    baseUrl: deps.config.baseUrl,
+    planCache: new PlanCache(),
+    readCache: new ReadCache(),
+    webhookDestinations: deps.webhookDestinations,
+  };
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: limits.requestBodyMaxBytes,
@@ -101,5 +111,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   accountRoutes(app, routeDeps);
   projectRoutes(app, routeDeps);
   taskRoutes(app, routeDeps);
+  webhookRoutes(app, routeDeps);
   return app;
 }

@@ -5,6 +5,7 @@ import { baselineQueries } from './queries/baselines.js';
 import { outboxQueries } from './queries/outbox.js';
 import { peopleQueries } from './queries/people.js';
 import { taskQueries } from './queries/tasks.js';
+import { webhookQueries } from './queries/webhooks.js';
 import { eventQueries } from './queries/events.js';
 import type { Dialect, Executor } from './queries/executor.js';
 import { projectQueries } from './queries/projects.js';
@@ -24,6 +25,7 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     people: peopleQueries(db),
     baselines: baselineQueries(db),
     outbox: outboxQueries(db),
+    webhooks: webhookQueries(db, dialect),
   };
 }
 

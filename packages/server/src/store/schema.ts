@@ -106,6 +106,8 @@ export interface EventsTable {
   actor_name: string;
   data: string;
   created_at: string;
+  /** 1 once the dispatcher has fanned the event out to the matching webhooks. */
+  dispatched: Flag;
 }
 
 export interface TasksTable {
@@ -233,6 +235,55 @@ export interface MailOutboxTable {
   error: string | null;
 }
 
+export interface WebhooksTable {
+  id: string;
+  owner_id: string;
+  workspace_id: string;
+  project_id: string | null;
+  url: string;
+  name: string | null;
+  /** JSON array of event types (`*` = all). */
+  events: string;
+  /** The signing secret: needed in clear to sign, so it is stored as given (never logged). */
+  secret: string;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  /** Events in a row that failed every attempt; a success resets it. */
+  consecutive_failures: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  webhook_id: string;
+  event_id: string;
+  event_type: string;
+  project_id: string | null;
+  /** The envelope JSON, exactly as it is sent. */
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempt_count: number;
+  next_attempt_at: string | null;
+  /** A worker that claimed the delivery holds it until then. */
+  lease_until: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookAttemptsTable {
+  id: string;
+  delivery_id: string;
+  attempt: number;
+  at: string;
+  ok: Flag;
+  http_status: number | null;
+  response_excerpt: string;
+  duration_ms: number;
+  error: string | null;
+}
+
 export interface Database {
   users: UsersTable;
   workspaces: WorkspacesTable;
@@ -251,6 +302,9 @@ export interface Database {
   baseline_tasks: BaselineTasksTable;
   idempotency_keys: IdempotencyKeysTable;
   mail_outbox: MailOutboxTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type { Generated };

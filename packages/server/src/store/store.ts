@@ -8,6 +8,7 @@ import type { BaselineRow, baselineQueries, BaselineTaskRow } from './queries/ba
 import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
 import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
+import type { AttemptRow, DeliveryRow, OutboxEventRow, webhookQueries, WebhookRow } from './queries/webhooks.js';
 import type { Dialect } from './queries/executor.js';
 import type { eventQueries, EventRow } from './queries/events.js';
 import type { ProjectAccessRow, projectQueries, ProjectRow } from './queries/projects.js';
@@ -24,6 +25,7 @@ export interface Queries {
   people: ReturnType<typeof peopleQueries>;
   baselines: ReturnType<typeof baselineQueries>;
   outbox: ReturnType<typeof outboxQueries>;
+  webhooks: ReturnType<typeof webhookQueries>;
 }
 
 export interface Store {
@@ -39,6 +41,10 @@ export interface Store {
 
 export type {
   ApiKeyRow,
+  AttemptRow,
+  DeliveryRow,
+  OutboxEventRow,
+  WebhookRow,
   AssignmentRow,
   BaselineRow,
   BaselineTaskRow,

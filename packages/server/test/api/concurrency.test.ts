@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, newTask, planningClient, scheduleDrift, uuid, type PlanningClient } from '../support/planning.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 // server write-plan.ts: "In one transaction, with the project locked" — concurrent writes to
@@ -76,6 +78,59 @@ describe('concurrent planning writes', () => {
     const full = await client.fullProject(project.id);
     expect(full.body.dependencies).toHaveLength(6);
     expect(ids.map((id) => full.body.tasks.find((t) => t.id === id)?.durationMin)).toEqual(ids.map((_, i) => 60 + 60 * i));
+    expect(await scheduleDrift(server, project.id)).toEqual([]);
+  });
+
+  it('two app nodes over one store: writes through either keep the plan current (no stale cached plan)', async () => {
+    const other = buildApp({ config: server.config, store: server.store, clock: server.clock, logger: createLogger('silent') });
+    const otherUrl = await other.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const project = await client.createProject({ name: 'Nodes', key: 'NOD' });
+      const a = await newTask(client, project.id, { name: 'A', durationMin: 480 });
+      const b = await newTask(client, project.id, { name: 'B', durationMin: 480 });
+      const viaOther = async (method: string, path: string, body: unknown) => {
+        const response = await fetch(`${otherUrl}${path}`, { method, headers: { authorization: `Bearer ${client.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        return { status: response.status, body: (await response.json()) as { tasks: { id: string; startAt: string; durationMin: number }[] } };
+      };
+      // Node 1 has the plan cached; node 2 links and edits; node 1 writes again.
+      expect((await viaOther('POST', `/api/projects/${project.id}/dependencies`, { predecessorId: a.id, successorId: b.id })).status).toBe(201);
+      expect((await viaOther('PATCH', `/api/projects/${project.id}/tasks/${a.id}`, { durationMin: 960, name: 'A long' })).status).toBe(200);
+      const third = await client.createTask(project.id, { name: 'C' });
+      expectStatus(third, 201);
+      const patched = await client.patchTask(project.id, b.id, { notes: 'from node 1' });
+      expectStatus(patched, 200);
+      const full = await client.fullProject(project.id);
+      expect(full.body.dependencies).toHaveLength(1);
+      expect(full.body.tasks.find((t) => t.id === a.id)).toMatchObject({ name: 'A long', durationMin: 960 });
+      expect(full.body.tasks.find((t) => t.id === b.id)).toMatchObject({ notes: 'from node 1', startAt: '2026-03-04T08:00:00.000Z' });
+      expect(full.body.tasks.map((t) => t.number).sort()).toEqual([1, 2, 3]);
+      expect(await scheduleDrift(server, project.id)).toEqual([]);
+      // And back the other way.
+      expect((await viaOther('PATCH', `/api/projects/${project.id}/tasks/${b.id}`, { durationMin: 240 })).status).toBe(200);
+      expectStatus(await client.patchTask(project.id, a.id, { notes: 'again' }), 200);
+      const after = await client.fullProject(project.id);
+      expect(after.body.tasks.find((t) => t.id === b.id)?.durationMin).toBe(240);
+      expect(await scheduleDrift(server, project.id)).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('a project edit that moves the start, then task writes: the stored schedule follows', async () => {
+    const project = await client.createProject({ name: 'Shift', key: 'SHF' });
+    const a = await newTask(client, project.id, { name: 'A', durationMin: 480 });
+    const b = await newTask(client, project.id, { name: 'B', durationMin: 480 });
+    expectStatus(await client.link(project.id, { predecessorId: a.id, successorId: b.id }), 201);
+    const moved = await server.request<{ rescheduled: boolean }>('PATCH', `/api/projects/${project.id}`, { key: client.key, body: { startDate: '2026-03-09' } });
+    expectStatus(moved, 200);
+    expect(moved.body.rescheduled).toBe(true);
+    expect((await client.getTask(project.id, a.id)).body.task.startAt).toBe('2026-03-09T08:00:00.000Z');
+    expect(await scheduleDrift(server, project.id)).toEqual([]);
+    const c = await client.createTask(project.id, { name: 'C' });
+    expectStatus(c, 201);
+    expect(c.body.tasks.find((t) => t.name === 'C')?.startAt).toBe('2026-03-09T08:00:00.000Z');
+    expectStatus(await client.patchTask(project.id, a.id, { durationMin: 960 }), 200);
+    expect((await client.getTask(project.id, b.id)).body.task.startAt).toBe('2026-03-11T08:00:00.000Z');
     expect(await scheduleDrift(server, project.id)).toEqual([]);
   });
 });

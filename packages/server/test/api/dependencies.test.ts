@@ -137,4 +137,20 @@ describe('dependencies', () => {
     expectStatus(await client.link(project.id, { predecessorId: a.id, successorId: x.id }), 400);
     expect((await client.listDependencies(other.id)).body.dependencies).toHaveLength(1);
   });
+
+  it('moving a task under its own predecessor (a summary linked to its subtask) is refused and saves nothing', async () => {
+    const project = await client.createProject({ name: 'Nest', key: 'NST' });
+    const a = await newTask(client, project.id, { name: 'A' });
+    const b = await newTask(client, project.id, { name: 'B' });
+    expectStatus(await client.link(project.id, { predecessorId: a.id, successorId: b.id }), 201);
+    const before = await client.fullProject(project.id);
+    const moved = await client.patchTask(project.id, b.id, { placement: { parentId: a.id } });
+    expect([400, 409]).toContain(moved.status);
+    expect((await client.fullProject(project.id)).body).toEqual(before.body);
+    const created = await client.createTask(project.id, { name: 'C', parentId: b.id });
+    expectStatus(created, 201);
+    // A task may be nested under a summary it is not linked to.
+    expect(created.body.tasks.find((t) => t.id === b.id)?.type).toBe('summary');
+  });
 });
+

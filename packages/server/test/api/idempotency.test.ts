@@ -89,4 +89,24 @@ describe('idempotency', () => {
     expect(responses.filter((r) => r.status === 201).length).toBeGreaterThanOrEqual(1);
     expect(await taskCount()).toBe(before + 1);
   });
+
+  it('a key is remembered 24 hours; after that the same key runs a new request', async () => {
+    const headers = { 'idempotency-key': 'expiring' };
+    expectStatus(await client.createTask(projectId, { name: 'Day one' }, headers), 201);
+    server.clock.advance(23 * 60 * 60 * 1000);
+    expectStatus(await client.createTask(projectId, { name: 'Day two' }, headers), 409);
+    server.clock.advance(2 * 60 * 60 * 1000);
+    const before = await taskCount();
+    const later = await client.createTask(projectId, { name: 'Day two' }, headers);
+    expectStatus(later, 201);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(await taskCount()).toBe(before + 1);
+  });
+
+  it('an over-long key is 400 on the header', async () => {
+    const response = await client.createTask(projectId, { name: 'Long key' }, { 'idempotency-key': 'k'.repeat(256) });
+    expectStatus(response, 400);
+    expect(response.body.details?.fields?.map((f) => f.path)).toEqual(['headers.idempotency-key']);
+  });
 });
+

@@ -113,4 +113,28 @@ describe('people: assignees and comments', () => {
       expect((await client.listComments(projectId, task.id)).body.comments.length).toBe(comments);
     });
   });
+
+  it('a workspace member (access through the workspace) can be assigned and mentioned', async () => {
+    const created = await server.cli('workspace', 'create', '--email', 'owner@example.com', '--name', 'Team', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const workspaceId = (created.json as { workspace: { id: string } }).workspace.id;
+    const teammate = await provisionUser(server, 'teammate@example.com');
+    expect((await server.cli('workspace', 'add-member', '--workspace', workspaceId, '--email', 'teammate@example.com', '--role', 'member')).code).toBe(0);
+    const teamProject = await client.createProject({ name: 'Team plan', key: 'TEAM', workspaceId });
+    const members = await server.request<{ members: { userId: string }[] }>('GET', `/api/projects/${teamProject.id}/members`, { key: owner.key });
+    expect(members.body.members.map((m) => m.userId)).toContain(teammate.userId);
+    const task = await newTask(client, teamProject.id, { name: 'Shared' });
+    const assigned = await client.putAssignees(teamProject.id, task.id, { userIds: [teammate.userId] });
+    expectStatus(assigned, 200);
+    expect(assigned.body.task.assignees.map((a) => a.userId)).toEqual([teammate.userId]);
+    const mailBefore = (await server.store.q.outbox.listMail({ pendingOnly: false, limit: 1000 })).length;
+    expectStatus(await client.comment(teamProject.id, task.id, { body: 'ping', mentions: [teammate.userId] }), 201);
+    const mail = (await server.store.q.outbox.listMail({ pendingOnly: false, limit: 1000 })).slice(mailBefore);
+    expect(mail.map((m) => m.to_address)).toEqual(['teammate@example.com']);
+    // The member of the personal-workspace project is not a member here.
+    const refused = await client.putAssignees(teamProject.id, task.id, { userIds: [member.userId] });
+    expectStatus(refused, 400);
+    expect(fieldPaths(refused.body)).toEqual(['userIds[0]']);
+  });
 });
+

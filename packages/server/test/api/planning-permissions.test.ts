@@ -109,4 +109,21 @@ describe('planning permissions', () => {
     expectStatus(await server.request('GET', `/api/projects/${projectId}/tasks`), 401);
     expectStatus(await server.request('POST', `/api/projects/${projectId}/tasks`, { body: { name: 'x' } }), 401);
   });
+
+  it('a key restricted to another workspace sees the project as missing (404), reads and writes', async () => {
+    const created = await server.cli('workspace', 'create', '--email', 'boss@example.com', '--name', 'Elsewhere', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const workspaceId = (created.json as { workspace: { id: string } }).workspace.id;
+    const restricted = await server.cli('key', 'create', '--email', 'boss@example.com', '--scope', 'write', '--workspace', workspaceId, '--json');
+    expect(restricted.code, restricted.stderr).toBe(0);
+    const key = (restricted.json as { key: string }).key;
+    const before = await unchanged();
+    for (const path of reads()) expectStatus(await server.request('GET', path, { key }), 404);
+    for (const [method, path, body] of writes()) {
+      const response = await server.request(method, path, { key, body });
+      expect(response.status, `${method} ${path}`).toBe(404);
+    }
+    expect(await unchanged()).toBe(before);
+  });
 });
+

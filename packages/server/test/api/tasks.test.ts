@@ -43,6 +43,11 @@ describe('tasks', () => {
 
       const full = await client.fullProject(project.id);
       expect(full.body.project.keyLocked).toBe(true);
+      // The project listing counts the tasks and ends at the latest finish (docs/api.md › Projects).
+      const listing = await server.request<{ projects: { id: string; taskCount: number; finishAt: string }[] }>('GET', '/api/projects', { key: client.key });
+      const listed = listing.body.projects.find((p) => p.id === project.id);
+      expect(listed?.taskCount).toBe(3);
+      expect(listed?.finishAt).toBe(full.body.tasks.map((t) => t.finishAt as string).sort().at(-1));
       // A locked key cannot change any more (docs/api.md › Projects).
       const rekey = await server.request('PATCH', `/api/projects/${project.id}`, { key: client.key, body: { key: 'NEW' } });
       expect(rekey.status).toBe(409);
@@ -289,4 +294,51 @@ describe('tasks', () => {
       expectStatus(await client.patchTask(project.id, task.id, { progressPct: 101 }), 400);
     });
   });
+
+  // Spec § Errors: 500 is a server-side fault. Any JSON string is a valid request value;
+  // one the store cannot keep must be a 400 naming the field, never a 500.
+  describe('text values the store may not keep (NUL character)', () => {
+    const nul = 'before\u0000after';
+
+    it('in task text fields: stored as sent, or 400 naming the field', async () => {
+      const project = await client.createProject({ name: 'Text', key: 'TXT' });
+      for (const field of ['name', 'notes', 'externalId', 'wbs', 'color']) {
+        const response = await client.createTask(project.id, { name: 'plain', [field]: nul });
+        expect([201, 400], `${field} → ${response.status} ${JSON.stringify(response.body).slice(0, 200)}`).toContain(response.status);
+        if (response.status === 400) expect(fieldPaths(response.body)).toContain(field);
+        else expect(response.body.tasks[0]?.[field as 'name']).toBe(nul);
+      }
+      const task = await newTask(client, project.id, { name: 'target' });
+      const patched = await client.patchTask(project.id, task.id, { notes: nul });
+      expect([200, 400], `PATCH → ${patched.status}`).toContain(patched.status);
+    });
+
+    it('in a listing filter, a comment and a baseline name: never a 5xx', async () => {
+      const project = await client.createProject({ name: 'Text 2', key: 'TXU' });
+      const task = await newTask(client, project.id, { name: 'target' });
+      for (const query of ['q=%00', 'externalId=%00']) {
+        const response = await client.listTasks(project.id, query);
+        expect([200, 400], `${query} → ${response.status}`).toContain(response.status);
+      }
+      const comment = await client.comment(project.id, task.id, { body: nul });
+      expect([201, 400], `comment → ${comment.status}`).toContain(comment.status);
+      const baseline = await client.saveBaseline(project.id, { name: nul });
+      expect([201, 400], `baseline → ${baseline.status}`).toContain(baseline.status);
+    });
+  });
+
+  // Every date-time in a response is RFC 3339 (the harness checks each response against the
+  // OpenAPI document): inputs that would push computed dates past year 9999 are refused or
+  // kept within range, never answered with an extended-year string such as "+010000-…".
+  it('a schedule pushed past year 9999 never yields an invalid date-time', async () => {
+    const project = await client.createProject({ name: 'Far future', key: 'FAR' });
+    const task = await newTask(client, project.id, { name: 'Late' });
+    const response = await client.patchTask(project.id, task.id, { constraintKind: 'must_start_on', constraintDate: '9999-06-01T08:00:00Z', durationMin: 480 * 300 });
+    expect([200, 400], JSON.stringify(response.body).slice(0, 300)).toContain(response.status);
+    const read = await client.getTask(project.id, task.id);
+    expectStatus(read, 200);
+    for (const value of [read.body.task.startAt, read.body.task.finishAt, read.body.task.lateFinishAt]) expect(value ?? '').not.toMatch(/^[+-]/);
+    expectStatus(await client.fullProject(project.id), 200);
+  });
 });
+

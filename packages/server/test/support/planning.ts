@@ -2,7 +2,7 @@ import { schedule } from '@gantry/engine';
 import { expect } from 'vitest';
 import { engineInput, loadPlan } from '../../src/domain/planning/plan.js';
 import type { EventRow } from '../../src/store/store.js';
-import { provisionUser, type ApiResponse, type TestServer } from './test-server.js';
+import type { ApiResponse, provisionUser, TestServer } from './test-server.js';
 
 /** Shared types and helpers of the planning API tests (spec § Tasks, § Dependencies, § People). */
 
@@ -34,7 +34,6 @@ export interface PlanTask {
   lateFinishAt: string | null;
   actualStartAt: string | null;
   actualFinishAt: string | null;
-  [field: string]: unknown;
 }
 export type Task = Omit<PlanTask, 'sortKey'> & {
   projectId: string;
@@ -134,7 +133,7 @@ export async function newTask(client: PlanningClient, projectId: string, body: R
   return created as PlanTask;
 }
 
-export function expectStatus(response: ApiResponse, status: number): void {
+export function expectStatus(response: ApiResponse<unknown>, status: number): void {
   expect(response.status, JSON.stringify(response.body).slice(0, 600)).toBe(status);
 }
 

@@ -9,6 +9,8 @@ import { loadConfig, type Config } from '../../src/config.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { openStore } from '../../src/store/open-store.js';
+import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import { destinationPolicy } from '../../src/webhooks/policy.js';
 import type { Store } from '../../src/store/store.js';
 import { openApiProblems } from './openapi-check.js';
 import { createTestStoreEnv, type TestStoreEnv } from './test-store.js';
@@ -49,6 +51,8 @@ export interface TestServer {
   clock: ManualClock;
   app: FastifyInstance;
   storeEnv: TestStoreEnv;
+  /** A webhook worker on the same store and clock, driven by the test (`runOnce()`). */
+  webhookWorker(options?: { timeoutMs?: number }): WebhookWorker;
   /** Runs the real `gantry` bin against the same store. */
   cli(...args: string[]): Promise<CliResult>;
   /** Sends a request; every response is checked against the OpenAPI document. */
@@ -70,7 +74,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = loadConfig({ ...processEnv, PORT: '0', HOST: '127.0.0.1' });
   const { store } = await openStore(config);
   const clock = new ManualClock();
-  const app = buildApp({ config, store, clock, logger: createLogger('silent') });
+  const webhookDestinations = destinationPolicy(config.webhookAllowPrivate);
+  const app = buildApp({ config, store, clock, logger: createLogger('silent'), webhookDestinations });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 
   return {
@@ -80,6 +85,15 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     clock,
     app,
     storeEnv,
+    webhookWorker(options = {}) {
+      return new WebhookWorker({
+        ctx: { store, clock, baseUrl: config.baseUrl, webhookDestinations },
+        log: createLogger('silent'),
+        retryDelaysSec: config.webhookRetryDelaysSec,
+        allowPrivate: config.webhookAllowPrivate,
+        timeoutMs: options.timeoutMs,
+      });
+    },
     async cli(...args) {
       try {
         const { stdout, stderr } = await run(process.execPath, [gantryBin, ...args], { env: { ...inheritedEnv, ...processEnv } });

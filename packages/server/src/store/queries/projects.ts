@@ -84,6 +84,9 @@ export function projectQueries(db: Executor, dialect: Dialect) {
         .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role: row.role }))
         .execute();
     },
+    async removeMember(projectId: string, userId: string): Promise<void> {
+      await db.deleteFrom('project_members').where('project_id', '=', projectId).where('user_id', '=', userId).execute();
+    },
     /**
      * Everyone with access: direct members and members of the project's workspace, one
      * row per person with both grants (either may be null).

@@ -1,0 +1,286 @@
+import { randomUUID } from 'node:crypto';
+import { API_VERSION, PING_EVENT, type Delivery } from '@gantry/contract';
+import type { AttemptRow, DeliveryRow, Queries, WebhookRow } from '../../store/store.js';
+import { nowIso, type Actor, type DomainContext } from '../context.js';
+import { invalid, notFound } from '../errors.js';
+import { presentEvent } from '../events.js';
+import { queueMail } from '../mail.js';
+import { effectiveProjectRole } from '../permissions.js';
+import { presentWebhook, requireWebhook } from './subscriptions.js';
+
+/** Events in a row that fail every attempt before a webhook is disabled. */
+export const FAILURES_BEFORE_DISABLE = 5;
+
+export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[]): Delivery {
+  return {
+    id: row.id,
+    webhookId: row.webhook_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attemptCount: row.attempt_count,
+    nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
+    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    attempts: attempts
+      .filter((a) => a.delivery_id === row.id)
+      .map((a) => ({ attempt: a.attempt, at: a.at, ok: a.ok === 1, httpStatus: a.http_status, responseExcerpt: a.response_excerpt, durationMs: a.duration_ms, error: a.error })),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function matches(webhook: WebhookRow, type: string, workspaceId: string, projectId: string | null): boolean {
+  if (webhook.workspace_id !== workspaceId) return false;
+  if (webhook.project_id !== null && webhook.project_id !== projectId) return false;
+  const events = JSON.parse(webhook.events) as string[];
+  return events.includes('*') || events.includes(type);
+}
+
+/** Whether the webhook's owner can see the project now (webhooks never outlive access). */
+async function ownerSees(tx: Queries, webhook: WebhookRow, projectId: string | null, cache: Map<string, boolean>): Promise<boolean> {
+  if (projectId === null) return (await tx.workspaces.findMembership(webhook.workspace_id, webhook.owner_id)) !== undefined;
+  const key = `${webhook.owner_id}:${projectId}`;
+  let sees = cache.get(key);
+  if (sees === undefined) {
+    const access = await tx.projects.findWithAccess(projectId, webhook.owner_id);
+    sees = access !== undefined && effectiveProjectRole(access.workspace_role, access.direct_role) !== null;
+    cache.set(key, sees);
+  }
+  return sees;
+}
+
+/**
+ * Fans new outbox events out to every active webhook whose scope and event list match and
+ * whose owner can see the project: one delivery per event and webhook, due now. Returns
+ * how many events it dispatched (0 = nothing new).
+ */
+export async function dispatchEvents(ctx: DomainContext, limit = 500): Promise<number> {
+  return ctx.store.transaction(async (tx) => {
+    const events = await tx.webhooks.claimUndispatchedEvents(limit);
+    if (events.length === 0) return 0;
+    const webhooks = await tx.webhooks.listActiveInWorkspaces([...new Set(events.map((e) => e.workspace_id))]);
+    const now = nowIso(ctx);
+    const access = new Map<string, boolean>();
+    const deliveries = [];
+    for (const event of events) {
+      for (const webhook of webhooks) {
+        if (!matches(webhook, event.type, event.workspace_id, event.project_id)) continue;
+        if (!(await ownerSees(tx, webhook, event.project_id, access))) continue;
+        deliveries.push({
+          id: randomUUID(),
+          webhook_id: webhook.id,
+          event_id: event.id,
+          event_type: event.type,
+          project_id: event.project_id,
+          payload: JSON.stringify(presentEvent(event)),
+          status: 'pending' as const,
+          attempt_count: 0,
+          next_attempt_at: now,
+          lease_until: null,
+          created_at: now,
+          updated_at: now,
+        });
+      }
+    }
+    await tx.webhooks.insertDeliveries(deliveries);
+    await tx.webhooks.markDispatched(events.map((e) => e.id));
+    return events.length;
+  });
+}
+
+export interface ClaimedDelivery {
+  delivery: DeliveryRow;
+  webhook: WebhookRow;
+}
+
+/**
+ * Leases due deliveries to this worker for `leaseMs`. Deliveries whose webhook is gone or
+ * disabled, or whose owner lost access to the project, are closed as failed instead.
+ */
+export async function claimDueDeliveries(ctx: DomainContext, limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+  const now = ctx.clock.now();
+  return ctx.store.transaction(async (tx) => {
+    const rows = await tx.webhooks.claimDueDeliveries(now.toISOString(), new Date(now.getTime() + leaseMs).toISOString(), limit);
+    const claimed: ClaimedDelivery[] = [];
+    const access = new Map<string, boolean>();
+    const webhooks = new Map<string, WebhookRow | undefined>();
+    for (const delivery of rows) {
+      if (!webhooks.has(delivery.webhook_id)) webhooks.set(delivery.webhook_id, await tx.webhooks.findById(delivery.webhook_id));
+      const webhook = webhooks.get(delivery.webhook_id);
+      const reason = !webhook || webhook.status !== 'active' ? 'the webhook is disabled or deleted' : !(await ownerSees(tx, webhook, delivery.project_id, access)) ? "the webhook's owner can no longer see the project" : null;
+      if (webhook && reason === null) {
+        claimed.push({ delivery, webhook });
+      } else {
+        await tx.webhooks.updateDelivery(delivery.id, { status: 'failed', lease_until: null, next_attempt_at: null, updated_at: now.toISOString() });
+        await tx.webhooks.insertAttempts([{ id: randomUUID(), delivery_id: delivery.id, attempt: delivery.attempt_count + 1, at: now.toISOString(), ok: 0, http_status: null, response_excerpt: '', duration_ms: 0, error: reason }]);
+      }
+    }
+    return claimed;
+  });
+}
+
+export interface AttemptOutcome {
+  ok: boolean;
+  status: number | null;
+  responseExcerpt: string;
+  durationMs: number;
+  error: string | null;
+  /** The receiver answered 410 Gone: the webhook is disabled at once. */
+  gone: boolean;
+}
+
+/**
+ * Records one attempt per claimed delivery and decides what follows: success closes the
+ * delivery and resets the webhook's failure count; a failure schedules the next attempt
+ * after `retryDelaysSec[attempt]`, or — after the last — fails the delivery and counts one
+ * more failed event: at five in a row the webhook is disabled and its owner e-mailed. 410
+ * disables at once.
+ */
+export async function recordAttempts(
+  ctx: DomainContext,
+  results: { claimed: ClaimedDelivery; outcome: AttemptOutcome; at: Date }[],
+  retryDelaysSec: readonly number[],
+): Promise<void> {
+  if (results.length === 0) return;
+  const now = nowIso(ctx);
+  await ctx.store.transaction(async (tx) => {
+    const webhooks = new Map<string, WebhookRow>();
+    for (const { claimed, outcome, at } of results) {
+      const { delivery } = claimed;
+      const webhook = webhooks.get(claimed.webhook.id) ?? (await tx.webhooks.findById(claimed.webhook.id));
+      const attempt = delivery.attempt_count + 1;
+      await tx.webhooks.insertAttempts([
+        {
+          id: randomUUID(),
+          delivery_id: delivery.id,
+          attempt,
+          at: at.toISOString(),
+          ok: outcome.ok ? 1 : 0,
+          http_status: outcome.status,
+          response_excerpt: outcome.responseExcerpt,
+          duration_ms: Math.round(outcome.durationMs),
+          error: outcome.error,
+        },
+      ]);
+      if (!webhook) continue;
+      const next = { ...webhook };
+      let status: DeliveryRow['status'] = 'pending';
+      let nextAttemptAt: string | null = null;
+      if (outcome.ok) {
+        status = 'succeeded';
+        next.consecutive_failures = 0;
+      } else if (outcome.gone || attempt >= retryDelaysSec.length) {
+        status = 'failed';
+        if (outcome.gone) disable(next, 'gone', now);
+        else if (delivery.event_type !== PING_EVENT) next.consecutive_failures += 1;
+        if (next.consecutive_failures >= FAILURES_BEFORE_DISABLE && next.status === 'active') disable(next, 'failing', now);
+      } else {
+        nextAttemptAt = new Date(at.getTime() + (retryDelaysSec[attempt] ?? 0) * 1000).toISOString();
+      }
+      await tx.webhooks.updateDelivery(delivery.id, { status, attempt_count: attempt, next_attempt_at: nextAttemptAt, lease_until: null, updated_at: now });
+      if (next.status !== webhook.status || next.consecutive_failures !== webhook.consecutive_failures) {
+        await tx.webhooks.update(webhook.id, {
+          status: next.status,
+          disabled_reason: next.disabled_reason,
+          disabled_at: next.disabled_at,
+          consecutive_failures: next.consecutive_failures,
+          updated_at: now,
+        });
+        if (next.status === 'disabled' && webhook.status === 'active') await mailOwnerAboutDisable(tx, next, now);
+      }
+      webhooks.set(webhook.id, next);
+    }
+  });
+}
+
+function disable(webhook: WebhookRow, reason: 'gone' | 'failing', now: string): void {
+  webhook.status = 'disabled';
+  webhook.disabled_reason = reason;
+  webhook.disabled_at = now;
+}
+
+async function mailOwnerAboutDisable(tx: Queries, webhook: WebhookRow, now: string): Promise<void> {
+  const owner = await tx.users.findById(webhook.owner_id);
+  if (!owner) return;
+  const why =
+    webhook.disabled_reason === 'gone'
+      ? 'its receiver answered 410 Gone'
+      : `${FAILURES_BEFORE_DISABLE} events in a row could not be delivered after every retry`;
+  await queueMail(tx, now, [
+    {
+      to: owner.email,
+      subject: `Gantry disabled your webhook ${webhook.name ?? webhook.url}`,
+      text: `Your webhook ${webhook.name ? `"${webhook.name}" ` : ''}(${webhook.url}) was disabled because ${why}.\n\nNo further events are sent to it. Check the receiver and its delivery log, then turn the webhook on again from your profile in the web app.\n`,
+    },
+  ]);
+}
+
+async function queueDelivery(ctx: DomainContext, webhook: WebhookRow, eventId: string, eventType: string, projectId: string | null, payload: string): Promise<Delivery> {
+  const now = nowIso(ctx);
+  const row: DeliveryRow = {
+    id: randomUUID(),
+    webhook_id: webhook.id,
+    event_id: eventId,
+    event_type: eventType,
+    project_id: projectId,
+    payload,
+    status: 'pending',
+    attempt_count: 0,
+    next_attempt_at: now,
+    lease_until: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await ctx.store.q.webhooks.insertDeliveries([row]);
+  return presentDelivery(row, []);
+}
+
+/** Queues the test event `webhook.ping` for an active webhook. */
+export async function pingWebhook(ctx: DomainContext, actor: Actor, webhookId: string): Promise<Delivery> {
+  const webhook = await requireWebhook(ctx, actor, webhookId);
+  if (webhook.status !== 'active') throw invalid([{ path: 'webhookId', message: 'the webhook is disabled; turn it on again in the web app first' }]);
+  const { id, name, events } = presentWebhook(webhook);
+  const eventId = randomUUID();
+  const envelope = {
+    id: eventId,
+    type: PING_EVENT,
+    apiVersion: API_VERSION,
+    createdAt: nowIso(ctx),
+    workspaceId: webhook.workspace_id,
+    projectId: webhook.project_id,
+    actor: { id: actor.userId, name: actor.name },
+    data: { message: 'Hello from Gantry: this webhook is set up and its signature can be verified.', webhook: { id, name, events } },
+  };
+  return queueDelivery(ctx, webhook, eventId, PING_EVENT, webhook.project_id, JSON.stringify(envelope));
+}
+
+/** Sends a delivery's event again as a new delivery (same event id, so receivers can dedupe). */
+export async function resendDelivery(ctx: DomainContext, actor: Actor, webhookId: string, deliveryId: string): Promise<Delivery> {
+  const webhook = await requireWebhook(ctx, actor, webhookId);
+  const original = await ctx.store.q.webhooks.findDelivery(webhookId, deliveryId);
+  if (!original) throw notFound('delivery');
+  return queueDelivery(ctx, webhook, original.event_id, original.event_type, original.project_id, original.payload);
+}
+
+function encodeCursor(row: DeliveryRow): string {
+  return Buffer.from(JSON.stringify({ c: row.created_at, i: row.id })).toString('base64url');
+}
+
+export async function listDeliveries(ctx: DomainContext, actor: Actor, webhookId: string, input: { limit: number; cursor?: string }): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
+  await requireWebhook(ctx, actor, webhookId);
+  let before: { createdAt: string; id: string } | undefined;
+  if (input.cursor) {
+    try {
+      const parsed = JSON.parse(Buffer.from(input.cursor, 'base64url').toString()) as { c?: unknown; i?: unknown };
+      if (typeof parsed.c !== 'string' || typeof parsed.i !== 'string') throw new Error('bad cursor');
+      before = { createdAt: parsed.c, id: parsed.i };
+    } catch {
+      throw invalid([{ path: 'cursor', message: 'is not a cursor of this listing' }]);
+    }
+  }
+  const rows = await ctx.store.q.webhooks.listDeliveries(webhookId, input.limit, before);
+  const page = rows.slice(0, input.limit);
+  const attempts = await ctx.store.q.webhooks.listAttempts(page.map((r) => r.id));
+  const last = page.at(-1);
+  return { deliveries: page.map((row) => presentDelivery(row, attempts)), nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null };
+}

@@ -1,0 +1,108 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { DomainContext } from '../domain/context.js';
+import { claimDueDeliveries, dispatchEvents, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from '../domain/webhooks/deliveries.js';
+import type { LookupResolver } from './destination-guard.js';
+import { sendWebhook } from './http-sender.js';
+import { signPayload } from './signing.js';
+
+export interface WebhookWorkerOptions {
+  ctx: DomainContext;
+  log: FastifyBaseLogger;
+  /** Seconds before attempt 1, 2, …: `GANTRY_WEBHOOK_RETRY_DELAYS`. */
+  retryDelaysSec: readonly number[];
+  allowPrivate: boolean;
+  /** How often to look for work when idle. */
+  pollMs?: number;
+  /** Deliveries claimed per round, and sent at once at most. */
+  batchSize?: number;
+  concurrency?: number;
+  timeoutMs?: number;
+  /** Tests inject name resolution; production uses the system resolver. */
+  resolver?: LookupResolver;
+}
+
+/** A delivery lease outlives the 10 s send timeout by far, so one attempt is sent once. */
+const LEASE_MS = 60_000;
+const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
+const PURGE_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * The webhook worker: fans new outbox events out to deliveries, then claims due
+ * deliveries, signs each with its webhook's current secret, sends it (guarded destination,
+ * 10 s, no redirects) and records the attempt. Runs inside `gantry serve` or alone as
+ * `gantry worker`; several workers share the work through leases in the store.
+ */
+export class WebhookWorker {
+  private timer: NodeJS.Timeout | undefined;
+  private current: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+  private lastPurge = 0;
+
+  constructor(private readonly options: WebhookWorkerOptions) {}
+
+  start(): void {
+    const loop = async () => {
+      if (this.stopped) return;
+      let busy = false;
+      try {
+        busy = await this.runOnce();
+      } catch (error) {
+        this.options.log.error({ err: error }, 'webhook worker round failed');
+      }
+      if (!this.stopped) this.timer = setTimeout(() => void (this.current = loop()), busy ? 0 : (this.options.pollMs ?? 100));
+    };
+    this.current = loop();
+  }
+
+  /** One round: dispatch, deliver what is due, purge old logs. Resolves true when it found work. */
+  async runOnce(): Promise<boolean> {
+    const { ctx } = this.options;
+    const dispatched = await dispatchEvents(ctx);
+    const claimed = await claimDueDeliveries(ctx, this.options.batchSize ?? 200, LEASE_MS);
+    if (claimed.length > 0) await recordAttempts(ctx, await this.sendAll(claimed), this.options.retryDelaysSec);
+    const now = ctx.clock.now().getTime();
+    if (now - this.lastPurge > PURGE_EVERY_MS) {
+      this.lastPurge = now;
+      await ctx.store.q.webhooks.purgeBefore(new Date(now - RETENTION_MS).toISOString());
+    }
+    return dispatched > 0 || claimed.length > 0;
+  }
+
+  private async sendAll(claimed: ClaimedDelivery[]) {
+    const results: { claimed: ClaimedDelivery; outcome: AttemptOutcome; at: Date }[] = [];
+    const queue = [...claimed];
+    const worker = async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) results.push(await this.send(next));
+    };
+    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 32, queue.length) }, worker));
+    return results;
+  }
+
+  private async send(claimed: ClaimedDelivery) {
+    const at = this.options.ctx.clock.now();
+    const { delivery, webhook } = claimed;
+    const outcome = await sendWebhook(
+      {
+        url: webhook.url,
+        body: delivery.payload,
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Gantry-Webhooks/1',
+          'service-event': delivery.event_type,
+          'service-event-id': delivery.event_id,
+          'service-delivery': delivery.id,
+          'service-signature': signPayload(webhook.secret, delivery.payload, Math.floor(at.getTime() / 1000)),
+        },
+      },
+      { allowPrivate: this.options.allowPrivate, timeoutMs: this.options.timeoutMs, resolver: this.options.resolver },
+    );
+    return { claimed, outcome, at };
+  }
+
+  /** Stops after the round in progress. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.current;
+  }
+}
