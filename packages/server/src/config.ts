@@ -55,6 +55,7 @@ const EnvSchema = z.object({
       }
       return delays;
     }),
+  GANTRY_WEBHOOK_LEASE_SEC: positiveInt(60),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
   GANTRY_RATE_LIMIT_READS: positiveInt(240),
   GANTRY_RATE_LIMIT_WRITES: positiveInt(60),
@@ -71,6 +72,8 @@ export interface Config {
   mailFrom: string;
   webhookAllowPrivate: boolean;
   webhookRetryDelaysSec: readonly number[];
+  /** How long a worker holds a claimed delivery; a crashed worker's deliveries are sent again after it. */
+  webhookLeaseSec: number;
   logLevel: string;
   rateLimits: { readsPerMinute: number; writesPerMinute: number };
 }
@@ -102,6 +105,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     mailFrom: e.MAIL_FROM,
     webhookAllowPrivate: e.GANTRY_WEBHOOK_ALLOW_PRIVATE,
     webhookRetryDelaysSec: Object.freeze(e.GANTRY_WEBHOOK_RETRY_DELAYS),
+    webhookLeaseSec: e.GANTRY_WEBHOOK_LEASE_SEC,
     logLevel: e.LOG_LEVEL,
     rateLimits: Object.freeze({ readsPerMinute: e.GANTRY_RATE_LIMIT_READS, writesPerMinute: e.GANTRY_RATE_LIMIT_WRITES }),
   });

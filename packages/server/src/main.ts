@@ -21,6 +21,7 @@ async function openServices(config: Config) {
     log: logger,
     retryDelaysSec: config.webhookRetryDelaysSec,
     allowPrivate: config.webhookAllowPrivate,
+    leaseMs: config.webhookLeaseSec * 1000,
   });
   return { logger, store, webhookDestinations, worker };
 }

@@ -17,12 +17,14 @@ export interface WebhookWorkerOptions {
   batchSize?: number;
   concurrency?: number;
   timeoutMs?: number;
+  /** How long a claimed delivery is held (default 60 s, far above the 10 s send timeout). */
+  leaseMs?: number;
   /** Tests inject name resolution; production uses the system resolver. */
   resolver?: LookupResolver;
 }
 
 /** A delivery lease outlives the 10 s send timeout by far, so one attempt is sent once. */
-const LEASE_MS = 60_000;
+const DEFAULT_LEASE_MS = 60_000;
 const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
 
@@ -58,7 +60,7 @@ export class WebhookWorker {
   async runOnce(): Promise<boolean> {
     const { ctx } = this.options;
     const dispatched = await dispatchEvents(ctx);
-    const claimed = await claimDueDeliveries(ctx, this.options.batchSize ?? 200, LEASE_MS);
+    const claimed = await claimDueDeliveries(ctx, this.options.batchSize ?? 200, this.options.leaseMs ?? DEFAULT_LEASE_MS);
     if (claimed.length > 0) await recordAttempts(ctx, await this.sendAll(claimed), this.options.retryDelaysSec);
     const now = ctx.clock.now().getTime();
     if (now - this.lastPurge > PURGE_EVERY_MS) {

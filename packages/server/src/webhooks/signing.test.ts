@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import Stripe from 'stripe';
 import { describe, expect, it } from 'vitest';
-import { generateSigningSecret, signPayload, verifySignature } from './signing.js';
+import { generateSigningSecret } from '../domain/webhooks/signing-secret.js';
+import { signPayload, verifySignature } from './signing.js';
 
 // Stripe signs webhooks with the same scheme (`t=…,v1=<hex HMAC-SHA256("<t>.<body>")>`), so
 // its SDK is an independent implementation to check ours against. No network is involved:

@@ -1,19 +1,12 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 
 // Webhook signatures (service-api.md, Events › Signature): the `Service-Signature` header is
 // `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the whole secret
 // string (prefix included). This is the scheme Stripe uses, so receivers can reuse existing
 // verifiers, and our tests check our output against Stripe's own implementation.
 
-/** Prefix of every signing secret, so a leaked secret is recognisable (secret scanners). */
-export const SIGNING_SECRET_PREFIX = 'whsec_';
-
 /** Default receiver tolerance between `t` and the receiver's clock, in seconds (spec: 5 min). */
 export const SIGNATURE_TOLERANCE_SEC = 300;
-
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-// 62^43 > 2^256, so 43 base-62 digits carry all 32 random bytes without bias or loss.
-const SECRET_DIGITS = 43;
 
 function hmacHex(secret: string, rawBody: string, timestampSec: number): string {
   return createHmac('sha256', secret).update(`${timestampSec}.${rawBody}`, 'utf8').digest('hex');
@@ -37,21 +30,6 @@ export function signPayload(secret: string, rawBody: string, timestampSec: numbe
     throw new TypeError('signPayload: timestampSec must be a non-negative integer number of seconds');
   }
   return `t=${timestampSec},v1=${hmacHex(secret, rawBody, timestampSec)}`;
-}
-
-/**
- * Creates a new signing secret: `whsec_` followed by 43 characters from `[0-9A-Za-z]`
- * encoding 32 bytes (256 bits) from the CSPRNG. Letters and digits only, so it survives
- * copy-paste, shells and environment files unquoted.
- */
-export function generateSigningSecret(): string {
-  let value = BigInt(`0x${randomBytes(32).toString('hex')}`);
-  let digits = '';
-  for (let i = 0; i < SECRET_DIGITS; i += 1) {
-    digits = BASE62.charAt(Number(value % 62n)) + digits;
-    value /= 62n;
-  }
-  return SIGNING_SECRET_PREFIX + digits;
 }
 
 /**

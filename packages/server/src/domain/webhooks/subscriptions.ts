@@ -1,10 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { limits, type Webhook, type WebhookCreate } from '@gantry/contract';
 import type { z } from 'zod';
 import type { WebhookRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { AppError, forbidden, invalid, notFound } from '../errors.js';
 import { requireProject } from '../permissions.js';
+import { generateSigningSecret } from './signing-secret.js';
 
 export function presentWebhook(row: WebhookRow): Webhook {
   return {
@@ -21,11 +22,6 @@ export function presentWebhook(row: WebhookRow): Webhook {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
-}
-
-/** `whsec_` + 32 random bytes: the HMAC key a receiver verifies signatures with. */
-export function generateSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64url')}`;
 }
 
 /** The caller's own webhook; anyone else's is 404. */
