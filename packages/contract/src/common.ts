@@ -1,12 +1,18 @@
 import { z } from 'zod';
 
 export const Uuid = z.uuid();
-/** A calendar date `YYYY-MM-DD`. */
-export const DateOnly = z.iso.date();
+const plausibleYear = (value: string) => {
+  const year = Number(value.slice(0, 4));
+  return year >= 1900 && year <= 2999;
+};
+const yearMessage = 'must be in the years 1900-2999';
+
+/** A calendar date `YYYY-MM-DD` (years 1900-2999). */
+export const DateOnly = z.iso.date().refine(plausibleYear, yearMessage);
 /** An instant in UTC, as the API returns it (`2026-03-02T08:00:00.000Z`). */
 export const DateTime = z.iso.datetime();
-/** An instant as a client may send it: UTC or with an offset. */
-export const DateTimeInput = z.iso.datetime({ offset: true });
+/** An instant as a client may send it: UTC or with an offset (years 1900-2999). */
+export const DateTimeInput = z.iso.datetime({ offset: true }).refine(plausibleYear, yearMessage);
 
 export const ErrorBody = z
   .object({

@@ -85,6 +85,14 @@ export class WorkCalendar {
   private readonly patterns: number[][] = [];
   private readonly patternWork: number[] = [];
   private readonly patternKey = new Map<string, number>();
+  /**
+   * Per pattern, lookup tables replacing the walk over its intervals: `before[off]` =
+   * working minutes in [00:00, off) of the day; `finAt[r]` / `startAt[r]` = minute of the day
+   * where r working minutes are complete, as a finish (interval end) / start (interval start).
+   */
+  private readonly before: Int32Array[] = [];
+  private readonly finAt: Int32Array[] = [];
+  private readonly startAt: Int32Array[] = [];
   private readonly weeklyPattern: number[] = [];
   /** Day table: first local day number, cumulative work at each day's start, pattern per day. */
   private lo = 0;
@@ -113,6 +121,44 @@ export class WorkCalendar {
       for (let i = 0; i < p.length; i += 2) w += p[i + 1]! - p[i]!;
       this.patternWork.push(w);
       this.patternKey.set(key, idx);
+      const before = new Int32Array(1441);
+      const finAt = new Int32Array(w + 1);
+      const startAt = new Int32Array(w + 1);
+      let acc = 0;
+      let k = 0;
+      for (let off = 0; off <= 1440; off++) {
+        before[off] = acc;
+        while (k < p.length && off >= p[k + 1]!) k += 2;
+        if (k < p.length && off >= p[k]!) acc++;
+      }
+      // The same walks as earliestAt/latestAt, tabulated for every integer remainder.
+      for (let r = 0; r <= w; r++) {
+        let rem = r;
+        let f = 1440;
+        for (let q = 0; q < p.length; q += 2) {
+          const len = p[q + 1]! - p[q]!;
+          if (rem <= len) {
+            f = p[q]! + rem;
+            break;
+          }
+          rem -= len;
+        }
+        finAt[r] = f;
+        rem = r;
+        let st = 1440;
+        for (let q = 0; q < p.length; q += 2) {
+          const len = p[q + 1]! - p[q]!;
+          if (rem < len) {
+            st = p[q]! + rem;
+            break;
+          }
+          rem -= len;
+        }
+        startAt[r] = st;
+      }
+      this.before.push(before);
+      this.finAt.push(finAt);
+      this.startAt.push(startAt);
     }
     return idx;
   }
@@ -153,7 +199,14 @@ export class WorkCalendar {
     const n = hi - lo + 1;
     const cum = new Float64Array(n);
     const pat = new Int32Array(n);
-    for (let d = lo; d < hi; d++) pat[d - lo] = this.patternOfDay(d);
+    if (this.rules.exceptions.length === 0) {
+      // Weekly rules only: walk the weekdays instead of looking each day up.
+      let wd = (((lo + 4) % 7) + 7) % 7;
+      for (let d = lo; d < hi; d++) {
+        pat[d - lo] = this.weeklyPattern[wd]!;
+        if (++wd === 7) wd = 0;
+      }
+    } else for (let d = lo; d < hi; d++) pat[d - lo] = this.patternOfDay(d);
     for (let i = 0; i < n - 1; i++) cum[i + 1] = cum[i]! + this.patternWork[pat[i]!]!;
     const shift = anchorCum - (anchorDay >= lo && anchorDay <= hi ? cum[anchorDay - lo]! : 0);
     for (let i = 0; i < n; i++) cum[i] = cum[i]! + shift;
@@ -166,9 +219,10 @@ export class WorkCalendar {
   /** Working position of a local wall-clock minute. */
   private posLocal(t: number): number {
     const day = Math.floor(t / 1440);
-    if (!this.ensure(day)) return t < 0 || day < this.lo ? this.cum[0]! : this.cum[this.hi - this.lo]!;
+    if (!(day >= this.lo && day < this.hi) && !this.ensure(day)) return t < 0 || day < this.lo ? this.cum[0]! : this.cum[this.hi - this.lo]!;
     const i = day - this.lo;
     const off = t - day * 1440;
+    if ((off | 0) === off) return this.cum[i]! + this.before[this.pat[i]!]![off]!;
     const p = this.patterns[this.pat[i]!]!;
     let w = this.cum[i]!;
     for (let k = 0; k < p.length; k += 2) {
@@ -228,8 +282,10 @@ export class WorkCalendar {
   private earliestAt(w: number): number {
     const i = this.dayEndingAt(w);
     if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
-    const p = this.patterns[this.pat[i]!]!;
+    const pi = this.pat[i]!;
     let rem = w - this.cum[i]!;
+    if ((rem | 0) === rem && rem >= 0 && rem <= this.patternWork[pi]!) return (this.lo + i) * 1440 + this.finAt[pi]![rem]!;
+    const p = this.patterns[pi]!;
     for (let k = 0; k < p.length; k += 2) {
       const len = p[k + 1]! - p[k]!;
       if (rem <= len) return (this.lo + i) * 1440 + p[k]! + rem;
@@ -242,8 +298,10 @@ export class WorkCalendar {
   private latestAt(w: number): number {
     const i = this.dayStartingAt(w);
     if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
-    const p = this.patterns[this.pat[i]!]!;
+    const pi = this.pat[i]!;
     let rem = w - this.cum[i]!;
+    if ((rem | 0) === rem && rem >= 0 && rem <= this.patternWork[pi]!) return (this.lo + i) * 1440 + this.startAt[pi]![rem]!;
+    const p = this.patterns[pi]!;
     for (let k = 0; k < p.length; k += 2) {
       const len = p[k + 1]! - p[k]!;
       if (rem < len) return (this.lo + i) * 1440 + p[k]! + rem;

@@ -16,33 +16,46 @@ export function toEpochMinutes(iso: string | null | undefined): number | null {
   return Math.floor(ms / 60000);
 }
 
-const dayPrefixCache = new Map<number, string>();
-/** Whole-instant cache: schedules reuse the same few instants (day starts/ends) heavily. */
-const isoCache = new Map<number, string>();
+/**
+ * Direct-mapped caches (slot = value mod size; a collision simply overwrites the slot):
+ * a schedule formats tens of thousands of instants, mostly the same few thousand (day
+ * starts and ends), and a typed-array probe is much cheaper than a `Map` lookup.
+ */
+const ISO_BITS = 17;
+const ISO_SLOTS = 1 << ISO_BITS;
+const isoKeys = new Float64Array(ISO_SLOTS).fill(Number.NaN);
+const isoVals: string[] = new Array<string>(ISO_SLOTS).fill('');
+const DAY_SLOTS = 1 << 12;
+const dayKeys = new Float64Array(DAY_SLOTS).fill(Number.NaN);
+const dayVals: string[] = new Array<string>(DAY_SLOTS).fill('');
 
 /**
  * Formats UTC epoch minutes exactly like `new Date(m * 60000).toISOString()`, but faster:
- * the `YYYY-MM-DDT` prefix is cached per day because a schedule formats tens of thousands
- * of instants on few distinct days.
+ * whole instants and `YYYY-MM-DDT` day prefixes are cached.
  */
 export function toIsoString(epochMinutes: number): string {
-  const hit = isoCache.get(epochMinutes);
-  if (hit !== undefined) return hit;
+  // Fibonacci hashing: instants on whole hours would otherwise collide every ~1.9 years.
+  const slot = Math.imul(epochMinutes, 0x9e3779b1) >>> (32 - ISO_BITS);
+  if (isoKeys[slot] === epochMinutes) return isoVals[slot]!;
   const s = formatIso(epochMinutes);
-  if (isoCache.size >= 262_144) isoCache.clear();
-  isoCache.set(epochMinutes, s);
+  if (epochMinutes === Math.floor(epochMinutes)) {
+    isoKeys[slot] = epochMinutes;
+    isoVals[slot] = s;
+  }
   return s;
 }
 
 function formatIso(epochMinutes: number): string {
   const day = Math.floor(epochMinutes / 1440);
-  let prefix = dayPrefixCache.get(day);
-  if (prefix === undefined) {
+  const slot = day & (DAY_SLOTS - 1); // consecutive days: no collisions within ~11 years
+  let prefix: string;
+  if (dayKeys[slot] === day) prefix = dayVals[slot]!;
+  else {
     const d = new Date(day * 86_400_000);
     if (!Number.isFinite(d.getTime())) return new Date(0).toISOString();
     prefix = d.toISOString().slice(0, 11);
-    if (dayPrefixCache.size > 100_000) dayPrefixCache.clear();
-    dayPrefixCache.set(day, prefix);
+    dayKeys[slot] = day;
+    dayVals[slot] = prefix;
   }
   const m = epochMinutes - day * 1440;
   const h = (m / 60) | 0;

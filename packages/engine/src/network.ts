@@ -115,29 +115,41 @@ export class Network {
   readonly hasAlap: boolean;
 
   constructor(input: ScheduleInput) {
-    const rawTasks: TaskInput[] = [];
-    for (const t of Array.isArray(input?.tasks) ? input.tasks : []) {
-      if (t !== null && typeof t === 'object' && typeof t.id === 'string') rawTasks.push(t);
-    }
-    // Deterministic: tasks are numbered by id; with duplicate ids the earliest wins.
-    let sorted = rawTasks;
-    for (let k = 1; k < rawTasks.length; k++) {
-      if (!(rawTasks[k - 1]!.id < rawTasks[k]!.id)) {
-        sorted = rawTasks.slice().sort((a, b) => cmpStr(a.id, b.id));
-        break;
-      }
-    }
-    const tasks: TaskInput[] = [];
-    const ids: string[] = [];
-    const index = new Map<string, number>();
+    // Deterministic: tasks are numbered by id; with duplicate ids the earliest wins. Input
+    // already sorted by id (the common case) is indexed in the same pass.
+    const list = Array.isArray(input?.tasks) ? input.tasks : [];
+    let tasks: TaskInput[] = [];
+    let ids: string[] = [];
+    let index = new Map<string, number>();
     let last: string | null = null;
-    for (const t of sorted) {
-      // Sorted, so duplicates are adjacent; the earliest (stable sort) wins.
-      if (t.id === last) continue;
-      last = t.id;
-      index.set(t.id, tasks.length);
+    let ordered = true;
+    for (let k = 0; k < list.length; k++) {
+      const t = list[k];
+      if (t === null || typeof t !== 'object' || typeof t.id !== 'string') continue;
+      const id = t.id;
+      if (ordered && last !== null && !(last < id)) ordered = false;
+      last = id;
+      if (!ordered) continue;
+      index.set(id, tasks.length);
       tasks.push(t);
-      ids.push(t.id);
+      ids.push(id);
+    }
+    if (!ordered) {
+      const rawTasks: TaskInput[] = [];
+      for (const t of list) if (t !== null && typeof t === 'object' && typeof t.id === 'string') rawTasks.push(t);
+      const sorted = rawTasks.sort((a, b) => cmpStr(a.id, b.id));
+      tasks = [];
+      ids = [];
+      index = new Map<string, number>();
+      let prev: string | null = null;
+      for (const t of sorted) {
+        // Sorted, so duplicates are adjacent; the earliest (stable sort) wins.
+        if (t.id === prev) continue;
+        prev = t.id;
+        index.set(t.id, tasks.length);
+        tasks.push(t);
+        ids.push(t.id);
+      }
     }
     const n = tasks.length;
     this.n = n;
@@ -161,26 +173,36 @@ export class Network {
     this.projectAnchorFinish = af;
     if (this.backward && Number.isNaN(af)) this.backward = false;
 
-    // Hierarchy: unknown parents and parent cycles become top level.
+    // Hierarchy: unknown parents and parent cycles become top level. Siblings usually come
+    // together, so the last parent id looked up is remembered.
     const parent = new Int32Array(n).fill(-1);
+    let lastP: string | null = null;
+    let lastPi: number | undefined;
     for (let i = 0; i < n; i++) {
       const p = tasks[i]!.parentId;
       if (p === null || p === undefined) continue;
-      const pi = this.index.get(p);
+      let pi: number | undefined;
+      if (p === lastP) pi = lastPi;
+      else {
+        pi = typeof p === 'string' ? this.index.get(p) : undefined;
+        lastP = p;
+        lastPi = pi;
+      }
       if (pi !== undefined && pi !== i) parent[i] = pi;
     }
     const state = new Uint8Array(n);
+    const path = new Int32Array(n);
     for (let i = 0; i < n; i++) {
       if (state[i]) continue;
-      const path: number[] = [];
+      let len = 0;
       let v = i;
       while (v >= 0 && state[v] === 0) {
         state[v] = 1;
-        path.push(v);
+        path[len++] = v;
         v = parent[v]!;
       }
       if (v >= 0 && state[v] === 1) parent[v] = -1; // v closes a parent loop: cut it there
-      for (const p of path) state[p] = 2;
+      for (let k = 0; k < len; k++) state[path[k]!] = 2;
     }
     this.parent = parent;
     const children: number[][] = new Array<number[]>(n).fill(NO_CHILDREN);
@@ -194,7 +216,21 @@ export class Network {
     const isSummary = new Uint8Array(n);
     for (let i = 0; i < n; i++) if (children[i]!.length > 0) isSummary[i] = 1;
     this.isSummary = isSummary;
-    this.cals = tasks.map((t) => this.calendars.get(t.calendarId ?? '') ?? this.projectCal);
+    const cals: WorkCalendar[] = new Array<WorkCalendar>(n);
+    let lastCalId: unknown = null;
+    let lastCal = this.projectCal;
+    for (let i = 0; i < n; i++) {
+      const cid = tasks[i]!.calendarId;
+      if (cid === null || cid === undefined) cals[i] = this.projectCal;
+      else {
+        if (cid !== lastCalId) {
+          lastCalId = cid;
+          lastCal = this.calendars.get(cid) ?? this.projectCal;
+        }
+        cals[i] = lastCal;
+      }
+    }
+    this.cals = cals;
 
     this.dur = new Float64Array(n);
     this.remaining = new Float64Array(n);
@@ -280,7 +316,9 @@ export class Network {
     }
     this.deadline[i] = toEpochMinutes(t.deadline) ?? NONE;
     this.delay[i] = minutes(t.levelingDelayMin);
-    this.pert[i] = pertExpectedDuration(t.durationOptimisticMin, minutes(t.durationMin), t.durationPessimisticMin) ?? NONE;
+    const po = t.durationOptimisticMin;
+    const pp = t.durationPessimisticMin;
+    this.pert[i] = typeof po === 'number' && typeof pp === 'number' ? (pertExpectedDuration(po, minutes(t.durationMin), pp) ?? NONE) : NONE;
   }
 
   /** Dependency id → index in `deps` (first occurrence), built on first use. */

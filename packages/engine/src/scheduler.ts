@@ -66,6 +66,10 @@ export class Scheduler {
   private projectFinish = 0;
   private projectStartEff = 0;
   private pass2 = false;
+  private sweep = false;
+  /** Memo for `freeFloatFrom`: positions of the predecessor's start/finish (NaN = not yet). */
+  private fwS = NaN;
+  private fwF = NaN;
   private rows: TaskResult[] = [];
   private result!: ScheduleResult;
   /** Nodes to (re)compute in each phase. */
@@ -174,19 +178,30 @@ export class Scheduler {
     this.net = net;
     const n = net.n;
     const N = 2 * n;
-    this.es = new Float64Array(N).fill(NEG);
-    this.ef = new Float64Array(N).fill(NEG);
-    this.ls = new Float64Array(N).fill(POS);
-    this.lf = new Float64Array(N).fill(POS);
-    this.lss = new Float64Array(N).fill(POS);
-    this.hasPred = new Uint8Array(N);
-    this.start = new Float64Array(n);
-    this.finish = new Float64Array(n);
-    this.tf = new Float64Array(n);
-    this.ff = new Float64Array(n);
-    this.crit = new Uint8Array(n);
-    this.conflictBits = new Uint8Array(n);
-    this.linkReq = new Float64Array(n);
+    // One backing buffer per element type instead of ~25 separate allocations.
+    const f = new Float64Array(5 * N + 9 * n);
+    let o = 0;
+    const f64 = (len: number): Float64Array => f.subarray(o, (o += len));
+    this.es = f64(N).fill(NEG);
+    this.ef = f64(N).fill(NEG);
+    this.ls = f64(N).fill(POS);
+    this.lf = f64(N).fill(POS);
+    this.lss = f64(N).fill(POS);
+    this.start = f64(n);
+    this.finish = f64(n);
+    this.tf = f64(n);
+    this.ff = f64(n);
+    this.linkReq = f64(n);
+    this.sumES = f64(n);
+    this.sumEF = f64(n);
+    this.sumLS = f64(n);
+    this.sumLF = f64(n);
+    const b = new Uint8Array(N + 2 * n);
+    let ob = 0;
+    const u8 = (len: number): Uint8Array => b.subarray(ob, (ob += len));
+    this.hasPred = u8(N);
+    this.crit = u8(n);
+    this.conflictBits = u8(n);
     this.linkDep = new Int32Array(n).fill(-1);
     this.rows = new Array<TaskResult>(n);
     this.dirtyF = new Uint8Array(N).fill(1);
@@ -204,6 +219,9 @@ export class Scheduler {
     const n = net.n;
     const topo = net.topo;
     this.ensureSummaryArrays();
+    // Full runs and backward-scheduled plans recompute every node in every phase (all dirty
+    // flags set before each pass), so the passes need not propagate dirtiness.
+    this.sweep = full || net.backward;
     let fullBackward = full;
     let fullFloat = full;
     if (net.backward) {
@@ -330,6 +348,8 @@ export class Scheduler {
       if (v >= net.n) this.rollupExitEarly(v);
       else if (net.isSummary[v]) this.entryForward(v);
       else this.leafForward(v);
+      // A sweep visits every node and every later phase is all-dirty: nothing to mark.
+      if (this.sweep) continue;
       // An entry node's own values are on the summary calendar; its leaves may see a change
       // on theirs even when these did not move, so they are always revisited.
       if (v < net.n && net.isSummary[v]) for (const c of net.children[v]!) dirty[c] = 1;
@@ -474,7 +494,8 @@ export class Scheduler {
       this.es[i] = ms;
       const mf = net.manualFinish[i]!;
       this.ef[i] = Number.isFinite(mf) && mf >= ms ? mf : cal.addWork(ms, d);
-      if (g.has && Number.isFinite(x) && cal.position(ms) < cal.position(x)) {
+      // (In UTC working positions are monotonic in time, so ms >= x needs no lookup.)
+      if (g.has && Number.isFinite(x) && !(ms >= x && cal.zone.isUtc) && cal.position(ms) < cal.position(x)) {
         bits |= K_MANUAL;
         this.linkReq[i] = cal.nextWorkStart(x);
         this.linkDep[i] = bindingDep;
@@ -536,9 +557,10 @@ export class Scheduler {
     if (d > 0 && finishFixed === finishFixed && finishFixed !== ef && cal.position(finishFixed) === cal.position(ef)) ef = finishFixed;
     this.es[i] = es;
     this.ef[i] = ef;
-    if (g.has && Number.isFinite(x) && cal.position(es) < cal.position(Math.max(x, ps))) {
+    const req = x > ps ? x : ps;
+    if (g.has && Number.isFinite(x) && !(es >= req && cal.zone.isUtc) && cal.position(es) < cal.position(req)) {
       bits |= K_LINK;
-      this.linkReq[i] = cal.nextWorkStart(Math.max(x, ps));
+      this.linkReq[i] = cal.nextWorkStart(req);
       this.linkDep[i] = bindingDep;
     }
     if (es < ps && cal.position(es) < cal.position(ps)) bits |= K_BEFORE_START;
@@ -564,6 +586,7 @@ export class Scheduler {
       if (v >= net.n) this.exitBackward(v);
       else if (net.isSummary[v]) this.entryBackward(v);
       else this.leafBackward(v);
+      if (this.sweep) continue;
       if (this.ls[v] !== oLs || this.lf[v] !== oLf || this.lss[v] !== oLss) {
         for (let q = net.inStart[v]!; q < net.inStart[v + 1]!; q++) dirty[net.edgeSrc[net.inEdges[q]!]!] = 1;
         this.dirtyT[v] = 1;
@@ -757,13 +780,27 @@ export class Scheduler {
       ? net.ckind[i] === C_ASAP && !net.manual[i] && !net.started[i] && this.lss[i]! >= es
       : useLate;
     let tf: number;
+    // Working positions of es/ef/lf once looked up, reused for the free float below.
+    let wEs = NaN;
+    let wEf = NaN;
+    let wLf = NaN;
     if (net.complete[i] && net.started[i]) tf = 0;
     else if (forcedZero) tf = 0;
     else {
-      const finishSlack = cal.workBetween(ef, lf);
+      let finishSlack = 0;
+      if (ef !== lf) {
+        wLf = cal.position(lf);
+        wEf = cal.position(ef);
+        finishSlack = wLf - wEf;
+      }
       if (net.started[i]) tf = finishSlack;
       else {
-        const startSlack = cal.workBetween(es, ls);
+        let startSlack = 0;
+        if (es !== ls) {
+          const wLs = cal.position(ls);
+          wEs = cal.position(es);
+          startSlack = wLs - wEs;
+        }
         tf = startSlack < finishSlack ? startSlack : finishSlack;
       }
     }
@@ -773,6 +810,8 @@ export class Scheduler {
     if (!net.complete[i]) {
       const pES = useLate ? this.lss[i]! : es;
       const pEF = useLate ? lf : ef;
+      this.fwS = pES === es ? wEs : NaN;
+      this.fwF = pEF === ef ? wEf : pEF === lf ? wLf : NaN;
       ff = this.freeFloatFrom(i, cal, pES, pEF, ff);
       for (let p = net.parent[i]!; p >= 0; p = net.parent[p]!) {
         ff = this.freeFloatFrom(net.n + p, cal, pES, pEF, ff, i);
@@ -808,10 +847,19 @@ export class Scheduler {
         xES = late ? this.lss[x]! : this.es[x]!;
         xEF = late ? this.lf[x]! : this.ef[x]!;
       }
-      const a = t === FS || t === FF ? pEF : pES;
+      const useF = t === FS || t === FF;
+      const a = useF ? pEF : pES;
       const b = t === FS || t === SS ? xES : xEF;
       if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-      const w = cal.workBetween(a, b) - net.edgeLag[e]!;
+      // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once.
+      const wb = cal.position(b);
+      let wa = useF ? this.fwF : this.fwS;
+      if (wa !== wa) {
+        wa = cal.position(a);
+        if (useF) this.fwF = wa;
+        else this.fwS = wa;
+      }
+      const w = wb - wa - net.edgeLag[e]!;
       if (w < acc) acc = w;
     }
     return acc;
@@ -863,6 +911,8 @@ export class Scheduler {
     const cal = net.cals[s]!;
     const tf = Math.min(cal.workBetween(es, ls), cal.workBetween(ef, lf));
     this.tf[s] = tf;
+    this.fwS = NaN;
+    this.fwF = NaN;
     let ff = this.freeFloatFrom(n + s, cal, es, ef, POS);
     if (ff === POS || ff > tf) ff = tf;
     this.ff[s] = ff < 0 ? 0 : ff;
@@ -881,11 +931,13 @@ export class Scheduler {
   private buildResult(prev: ScheduleResult | null, full: boolean): void {
     const net = this.net;
     const n = net.n;
-    const rows = this.rows;
     const prevById = new Map<string, TaskResult>();
     if (prev && full) for (const r of prev.tasks) prevById.set(r.id, r);
     const changed: string[] = [];
     let recomputed = 0;
+    // The previous result owns the current rows array: copy before changing it in place.
+    if (!full) this.rows = this.rows.slice();
+    const rows = this.rows;
     for (let i = 0; i < n; i++) {
       if (!full && !this.touched[i] && !this.dirtyT[i]) continue;
       recomputed++;
@@ -909,7 +961,7 @@ export class Scheduler {
       if (bits) this.addConflicts(i, bits, conflicts);
     }
     this.result = {
-      tasks: rows.slice(),
+      tasks: rows,
       conflicts,
       cycles: net.cycles.slice(),
       projectStartAt: Number.isFinite(pStart) ? toIsoString(pStart) : null,

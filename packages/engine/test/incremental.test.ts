@@ -56,6 +56,34 @@ describe('incremental recalculation', () => {
   });
 });
 
+describe('incremental regressions (property-test counterexamples)', () => {
+  it('backward plan: a deadline on a summary with a completed zero-span child (CI seed 599885793)', () => {
+    // Shrunk counterexample: the first backward pass of an incremental run saw the early
+    // dates of the previous run and picked another "earliest" child of the summary.
+    const durations = [0, 60, 0, 1, 1, 0, 0, 0, 60, 1];
+    const input: ScheduleInput = {
+      project: { startAt: '2026-02-26T00:00:00.000Z', scheduleFrom: 'backward', finishAt: '2026-03-28T00:00:00.000Z' },
+      calendars: [],
+      tasks: durations.map((durationMin, i) => ({
+        id: `t${i}`,
+        name: `Task ${i}`,
+        parentId: i === 0 ? null : 't0',
+        type: 'task' as const,
+        durationMin,
+        ...(i === 9 ? { actualStartAt: '2026-02-27T17:15:00.000Z', actualFinishAt: '2026-02-27T17:15:00.000Z', progressPct: 100 } : {}),
+      })),
+      dependencies: [],
+    };
+    const s = new Scheduler(input);
+    const next = { ...input, tasks: input.tasks.map((t) => (t.id === 't0' ? { ...t, deadline: '2026-03-02T00:00:00.000Z' } : t)) };
+    const inc = s.update(next, { changedTaskIds: ['t0'] });
+    const full = schedule(next);
+    expect(inc.tasks).toEqual(full.tasks);
+    expect(inc.conflicts).toEqual(full.conflicts);
+    expect(inc.projectStartAt).toBe(full.projectStartAt);
+  });
+});
+
 describe('findCycles before saving', () => {
   it('reports every independent cycle with its path', () => {
     const tasks = ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, key: `WEB-${i + 1}`, name: id.toUpperCase() }));

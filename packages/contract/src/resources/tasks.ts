@@ -100,7 +100,8 @@ export const Conflict = z
 export type Conflict = z.infer<typeof Conflict>;
 
 const nullableText = (max: number) => z.string().max(max).nullable();
-const minutes = z.number().int().min(0).max(100_000_000);
+/** Up to 10 million working minutes (about 80 years of 8-hour days). */
+const minutes = z.number().int().min(0).max(10_000_000);
 
 /** Fields computed by the scheduler: sending them is a 400 that points to constraints. */
 const computedFieldMessage =
@@ -177,7 +178,7 @@ export const DependencyCreate = z.object({
   predecessorId: Uuid,
   successorId: Uuid,
   type: z.enum(['FS', 'SS', 'FF', 'SF']).default('FS'),
-  lagMin: z.number().int().min(-100_000_000).max(100_000_000).default(0).describe('Working minutes; negative = lead.'),
+  lagMin: z.number().int().min(-10_000_000).max(10_000_000).default(0).describe('Working minutes; negative = lead.'),
 });
 export type DependencyCreate = z.output<typeof DependencyCreate>;
 

@@ -5,7 +5,7 @@ import type { Actor, DomainContext } from '../domain/context.js';
 import { invalid, notFound } from '../domain/errors.js';
 import { IdempotentRequest } from '../domain/idempotency.js';
 import { authenticate, enforceRateLimit, requireScope, type RateLimiters } from './auth.js';
-import { fieldProblems } from './problems.js';
+import { fieldProblems, nulProblems } from './problems.js';
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -62,7 +62,7 @@ export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: Ro
       const params = def.params?.safeParse(request.params);
       if (params && !params.success) throw notFound();
 
-      const problems = [];
+      const problems = [...nulProblems(request.query), ...nulProblems(request.body)];
       const query = def.query?.safeParse(request.query ?? {});
       if (query && !query.success) problems.push(...fieldProblems(query.error, 'query'));
       const body = def.body ? (def.body.pick?.(request.body) ?? def.body.schema).safeParse(request.body ?? {}) : undefined;

@@ -64,9 +64,9 @@ describe('webhook delivery survives a crash', () => {
       GANTRY_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1',
       GANTRY_RATE_LIMIT_WRITES: '100000',
     };
-    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [gantryBin, ...args, '--json'], { env })).stdout) as Record<string, never>;
+    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [gantryBin, ...args, '--json'], { env })).stdout) as Record<string, unknown>;
     await cli('user', 'create', '--email', 'crash@example.com');
-    const { key } = (await cli('key', 'create', '--email', 'crash@example.com', '--scope', 'write')) as { key: string };
+    const { key } = (await cli('key', 'create', '--email', 'crash@example.com', '--scope', 'write')) as unknown as { key: string };
     const start = async (command: 'serve' | 'worker', port?: number) => {
       const child = spawn(process.execPath, [gantryBin, command], { env: { ...env, PORT: String(port ?? 0) }, stdio: 'ignore' });
       children.push(child);
@@ -83,12 +83,12 @@ describe('webhook delivery survives a crash', () => {
       const port = await freePort();
       const first = await start('serve', port);
       const api = (method: string, pathname: string, body?: unknown) =>
-        fetch(`http://127.0.0.1:${port}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, never>>);
-      const { project } = (await api('POST', '/api/projects', { name: 'Crash' })) as { project: { id: string } };
+        fetch(`http://127.0.0.1:${port}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+      const { project } = (await api('POST', '/api/projects', { name: 'Crash' })) as unknown as { project: { id: string } };
       await api('POST', '/api/webhooks', { url: receiver.url, events: ['task.created'], projectId: project.id });
       const taskIds: string[] = [];
       for (let i = 0; i < 25; i++) {
-        const result = (await api('POST', `/api/projects/${project.id}/tasks`, { name: `Task ${i}` })) as { tasks: { id: string }[] };
+        const result = (await api('POST', `/api/projects/${project.id}/tasks`, { name: `Task ${i}` })) as unknown as { tasks: { id: string }[] };
         taskIds.push(result.tasks[0]?.id as string);
       }
       first.kill('SIGKILL');
@@ -113,8 +113,8 @@ describe('webhook delivery survives a crash', () => {
       await start('worker');
       await start('worker');
       const api = (method: string, pathname: string, body?: unknown) =>
-        fetch(`http://127.0.0.1:${port}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, never>>);
-      const { project } = (await api('POST', '/api/projects', { name: 'Shared work' })) as { project: { id: string } };
+        fetch(`http://127.0.0.1:${port}${pathname}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, unknown>>);
+      const { project } = (await api('POST', '/api/projects', { name: 'Shared work' })) as unknown as { project: { id: string } };
       await api('POST', '/api/webhooks', { url: receiver.url, events: ['task.created'], projectId: project.id });
       await api('POST', `/api/projects/${project.id}/tasks`, { createTasks: Array.from({ length: 300 }, (_, i) => ({ name: `Task ${i}` })) });
       await until(() => receiver.calls.length >= 300, 30_000);

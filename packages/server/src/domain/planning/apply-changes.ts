@@ -103,6 +103,8 @@ export class PlanEditor {
   readonly problems: FieldProblem[] = [];
   readonly applied: AppliedChanges = { createdTaskIds: [], editedTasks: new Map(), writtenDependencyIds: [], deletedDependencies: [], reassignedTaskIds: new Set() };
   private readonly explicitSummaries = new Map<string, string>();
+  /** Moved tasks → the path of their placement, to name it when a move breaks a rule. */
+  private readonly placementPaths = new Map<string, string>();
 
   constructor(
     private readonly plan: Plan,
@@ -117,7 +119,18 @@ export class PlanEditor {
     if (changes.assignees) this.assign(changes.assignees);
     for (const item of changes.deleteDependencyIds) this.deleteDependency(item);
     for (const item of changes.createDependencies) this.writeDependency(item);
+    this.checkLinksAcrossMoves();
     this.settleTypes();
+  }
+
+  /** A move must not put a task under a summary it is linked with (that link would be to its own subtask). */
+  private checkLinksAcrossMoves(): void {
+    if (this.placementPaths.size === 0) return;
+    for (const link of this.plan.dependencies.values()) {
+      if (!this.isDescendant(link.successor_id, link.predecessor_id) && !this.isDescendant(link.predecessor_id, link.successor_id)) continue;
+      const moved = this.placementPaths.get(link.successor_id) ?? this.placementPaths.get(link.predecessor_id);
+      if (moved) this.problem(moved, 'the task is linked to the summary it would be moved under (a summary cannot be linked to its own subtasks); remove the dependency first');
+    }
   }
 
   private problem(path: string, message: string): void {
@@ -275,7 +288,10 @@ export class PlanEditor {
       if (row.manually_scheduled) row.manual_finish_at = null;
     }
     if (item.workMin !== undefined) this.applyEffort(row, { kind: 'work', workMin: item.workMin });
-    if (item.placement) this.place(row, item.placement, field(item.path, 'placement'));
+    if (item.placement) {
+      this.place(row, item.placement, field(item.path, 'placement'));
+      this.placementPaths.set(row.id, field(field(item.path, 'placement'), 'parentId'));
+    }
     this.checkConstraint(row, item.path);
     this.applyProgress(row, item, item.path);
     this.recordEdit(before, row);

@@ -39,7 +39,7 @@ function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, sav
   }
   for (const row of saved) {
     const before = plan.original.get(row.id);
-    if (before && before.progress_pct < 100 && row.progress_pct >= 100) events.push({ ...base, type: 'task.completed', data: { task: task(row) } });
+    if ((!before || before.progress_pct < 100) && row.progress_pct >= 100) events.push({ ...base, type: 'task.completed', data: { task: task(row) } });
   }
   for (const row of saved) {
     const before = plan.original.get(row.id);
@@ -113,6 +113,9 @@ export async function writePlanInTransaction(
   if (editor.problems.length > 0) throw invalid(editor.problems);
 
   const result: ScheduleResult = recalculate(plan);
+  if (result.projectFinishAt && !/^\d{4}-/.test(result.projectFinishAt)) {
+    throw invalid([{ path: 'body', message: 'the schedule would end after the year 9999; shorten durations, lags or constraint dates' }]);
+  }
   if (result.cycles.length > 0) {
     throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : `${result.cycles.length} cycles`}: ${result.cycles.map((c) => c.path).join('; ')}`, {
       cycles: result.cycles,
