@@ -95,7 +95,9 @@ export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void
 /** The actor a presented token acts as, or null when it is unknown, revoked or expired. */
 export async function authenticateApiKey(ctx: DomainContext, token: string): Promise<Actor | null> {
   if (!token.startsWith(API_KEY_PREFIX)) return null;
-  const found = await ctx.store.q.apiKeys.findByHashWithUser(hashToken(token));
+  const tokenHash = hashToken(token);
+  const lookup = () => ctx.store.q.apiKeys.findByHashWithUser(tokenHash);
+  const found = ctx.memo ? await ctx.memo.get(ctx.store, `key:${tokenHash}`, lookup) : await lookup();
   if (!found || found.revoked_at !== null) return null;
   if (found.expires_at !== null && found.expires_at <= nowIso(ctx)) return null;
   return {

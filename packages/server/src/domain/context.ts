@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
 import type { PlanCache } from './planning/plan-cache.js';
+import type { VersionedMemo } from './memo.js';
 import type { ReadCache } from './projects/read-cache.js';
 
 /** What every domain function needs, passed explicitly (no service locator). */
@@ -13,6 +14,8 @@ export interface DomainContext {
   planCache?: PlanCache;
   /** Serialised plans for the full-project read (one per process). */
   readCache?: ReadCache;
+  /** Hot reads reused until the next write (one per process). */
+  memo?: VersionedMemo;
   /** The policy for webhook destinations (public https only, unless configured otherwise). */
   webhookDestinations?: { check(url: string): { ok: true; url: string } | { ok: false; reason: string } };
 }

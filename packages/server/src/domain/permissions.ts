@@ -41,7 +41,8 @@ export async function requireProject(
   needed: ProjectRole,
   row?: ProjectAccessRow,
 ): Promise<ProjectAccess> {
-  const found = row ?? (await ctx.store.q.projects.findWithAccess(projectId, actor.userId));
+  const lookup = () => ctx.store.q.projects.findWithAccess(projectId, actor.userId);
+  const found = row ?? (ctx.memo ? await ctx.memo.get(ctx.store, `access:${projectId}:${actor.userId}`, lookup) : await lookup());
   const role = found ? effectiveProjectRole(found.workspace_role, found.direct_role) : null;
   if (!found || !role || (actor.workspaceId !== null && found.workspace_id !== actor.workspaceId)) {
     throw notFound('project');

@@ -5,6 +5,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { DomainContext } from '../domain/context.js';
 import { AppError, forbidden } from '../domain/errors.js';
+import { VersionedMemo } from '../domain/memo.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
 import { ReadCache } from '../domain/projects/read-cache.js';
 import type { Store } from '../store/store.js';
@@ -43,6 +44,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     baseUrl: deps.config.baseUrl,
     planCache: new PlanCache(),
     readCache: new ReadCache(),
+    memo: new VersionedMemo(),
     webhookDestinations: deps.webhookDestinations,
   };
   const app = Fastify({

@@ -25,9 +25,9 @@ export class WithStatus<T> {
   ) {}
 }
 
-/** A response body already serialised as JSON (e.g. from a cache). */
+/** A response body already serialised as UTF-8 JSON (e.g. from a cache). */
 export class RawJson {
-  constructor(readonly text: string) {}
+  constructor(readonly bytes: Buffer) {}
 }
 
 type Body<D extends RouteDef> = z.input<D['response']['schema']>;
@@ -73,7 +73,7 @@ export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: Ro
       const idempotencyKey = request.headers['idempotency-key'];
       if (def.method !== 'POST' || typeof idempotencyKey !== 'string') {
         const { status, body: payload } = await respond(def, handler, input);
-        if (payload instanceof RawJson) return reply.code(status).type('application/json; charset=utf-8').send(payload.text);
+        if (payload instanceof RawJson) return reply.code(status).type('application/json; charset=utf-8').send(payload.bytes);
         return reply.code(status).send(payload);
       }
       const claim = await IdempotentRequest.begin(deps.ctx, input.actor, idempotencyKey, { method: def.method, path: request.url, body: request.body });

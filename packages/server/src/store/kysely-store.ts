@@ -1,4 +1,16 @@
-import { Migrator, sql, type Kysely, type MigrationProvider } from 'kysely';
+import {
+  Migrator,
+  sql,
+  type Kysely,
+  type KyselyPlugin,
+  type MigrationProvider,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryId,
+  type QueryResult,
+  type RootOperationNode,
+  type UnknownRow,
+} from 'kysely';
 import { migrations } from './migrations/index.js';
 import { apiKeyQueries } from './queries/api-keys.js';
 import { baselineQueries } from './queries/baselines.js';
@@ -43,18 +55,44 @@ export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): P
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 
+/**
+ * Counts the writes this process ran (any statement that is not a select), so that
+ * `readVersion` changes after each of them; another process's commits show through
+ * SQLite's `data_version`.
+ */
+class WriteCounter implements KyselyPlugin {
+  writes = 0;
+  private readonly pending = new WeakSet<QueryId>();
+  transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
+    if (args.node.kind !== 'SelectQueryNode') this.pending.add(args.queryId);
+    return args.node;
+  }
+  async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<UnknownRow>> {
+    if (this.pending.has(args.queryId)) this.writes += 1;
+    return args.result;
+  }
+}
+
 /** The Store over a Kysely instance; the dialect files only build that instance. */
-export function createKyselyStore(db: Kysely<Database>, dialect: Dialect, onClose: () => Promise<void> = async () => {}): Store {
+export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, dataVersion: (() => number) | null): Store {
+  const counter = new WriteCounter();
+  const db = database.withPlugin(counter);
   return {
     dialect,
     q: queriesFor(db, dialect),
-    transaction: (work) => db.transaction().execute((trx) => work(queriesFor(trx, dialect))),
+    transaction: async (work) => {
+      try {
+        return await db.transaction().execute((trx) => work(queriesFor(trx, dialect)));
+      } finally {
+        counter.writes += 1;
+      }
+    },
+    readVersion: () => (dataVersion ? `${dataVersion()}:${counter.writes}` : null),
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
       await db.destroy();
-      await onClose();
     },
   };
 }

@@ -13,11 +13,11 @@ export interface StoreOptions {
  * applies pending migrations (they are idempotent, so every process may do it).
  */
 export async function openStore(options: StoreOptions): Promise<{ store: Store; applied: string[] }> {
-  const db = options.databaseUrl ? openPostgres(options.databaseUrl) : openSqlite(options.dataDir);
+  const { db, dataVersion } = options.databaseUrl ? { db: openPostgres(options.databaseUrl), dataVersion: null } : openSqlite(options.dataDir);
   const dialect = options.databaseUrl ? 'postgres' : 'sqlite';
   try {
     const applied = await migrateToLatest(db, dialect);
-    return { store: createKyselyStore(db, dialect), applied };
+    return { store: createKyselyStore(db, dialect, dataVersion), applied };
   } catch (error) {
     await db.destroy();
     throw error;

@@ -34,6 +34,12 @@ export interface Store {
   readonly q: Queries;
   /** Runs `work` in one transaction: all of it commits, or none of it on a throw. */
   transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+  /**
+   * A token that changes whenever a write may have committed — by this process or any
+   * other — so results read under one token may be reused while it stays the same. Null
+   * when the store cannot tell cheaply (PostgreSQL: callers must not cache).
+   */
+  readVersion(): string | null;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -60,8 +60,9 @@ function outlineOrder(rows: TaskRow[]): TaskRow[] {
   return ordered;
 }
 
-/** Everything of the full project but the project itself, as stored at one plan version. */
-async function planJson(ctx: DomainContext, projectId: string, projectKey: string): Promise<string> {
+/** The full project as stored now, serialised. */
+async function fullProjectJson(ctx: DomainContext, project: ProjectRow): Promise<Buffer> {
+  const { id: projectId, key: projectKey } = project;
   const q = ctx.store.q;
   const [tasks, dependencies, resources, assignments, baselines, baselineTasks] = await Promise.all([
     q.tasks.listForProject(projectId),
@@ -71,7 +72,8 @@ async function planJson(ctx: DomainContext, projectId: string, projectKey: strin
     q.baselines.list(projectId),
     q.baselines.listTasksOfProject(projectId),
   ]);
-  const rest: Omit<FullProject, 'project'> = {
+  const full: FullProject = {
+    project: presentProject(project),
     tasks: outlineOrder(tasks).map((row) => presentPlanTask(row, projectKey)),
     dependencies: dependencies.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)).map(presentDependency),
     resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
@@ -83,22 +85,24 @@ async function planJson(ctx: DomainContext, projectId: string, projectKey: strin
         .map((t) => ({ taskId: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed })),
     })),
   };
-  return JSON.stringify(rest).slice(1, -1);
+  return Buffer.from(JSON.stringify(full));
 }
 
 /**
  * The whole plan in one read (project, tasks, dependencies, resources, assignments,
- * baselines), serialised. The plan part is cached per `plan_version` — the project row
- * read for the permission check carries it — so reading a large plan costs two queries
- * and no serialisation until it changes.
+ * baselines), serialised as UTF-8 JSON. Cached per project version — the plan version and
+ * the project's `updated_at`, both on the row read for the permission check — so
+ * reading a large plan costs no serialisation until it changes.
  */
-export async function getFullProjectJson(ctx: DomainContext, actor: Actor, projectId: string): Promise<string> {
+export async function getFullProjectJson(ctx: DomainContext, actor: Actor, projectId: string): Promise<Buffer> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
-  const cached = ctx.readCache?.get(project.id, project.plan_version);
-  // Read the version before the plan: a write that lands in between makes the entry stale, never wrong.
-  const rest = cached ?? (await planJson(ctx, project.id, project.key));
-  if (!cached) ctx.readCache?.set(project.id, project.plan_version, rest);
-  return `{"project":${JSON.stringify(presentProject(project))},${rest}}`;
+  // The version is read before the plan: a write landing in between makes the entry stale, never wrong.
+  const version = `${project.plan_version}|${project.updated_at}`;
+  const cached = ctx.readCache?.get(project.id, version);
+  if (cached) return cached;
+  const json = await fullProjectJson(ctx, project);
+  ctx.readCache?.set(project.id, version, json);
+  return json;
 }
 
 function today(ctx: DomainContext): string {

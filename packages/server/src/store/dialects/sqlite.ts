@@ -28,8 +28,11 @@ function withStatementCache(database: SqliteDatabase.Database, capacity = 512): 
   };
 }
 
-/** The embedded store: one SQLite file under DATA_DIR, in WAL mode. */
-export function openSqlite(dataDir: string): Kysely<Database> {
+/**
+ * The embedded store: one SQLite file under DATA_DIR, in WAL mode. `dataVersion` changes
+ * when another connection (the CLI, another process) commits.
+ */
+export function openSqlite(dataDir: string): { db: Kysely<Database>; dataVersion: () => number } {
   fs.mkdirSync(dataDir, { recursive: true });
   const database = new SqliteDatabase(path.join(dataDir, 'gantry.sqlite'));
   database.pragma('journal_mode = WAL');
@@ -38,5 +41,9 @@ export function openSqlite(dataDir: string): Kysely<Database> {
   database.pragma('foreign_keys = ON');
   // The CLI and a running server share the file: wait for the other writer instead of failing.
   database.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+  const version = database.prepare('pragma data_version').pluck();
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    dataVersion: () => version.get() as number,
+  };
 }
