@@ -201,6 +201,20 @@ describe('webhooks', () => {
     expect(after.body).toHaveProperty('nextCursor');
   });
 
+  it('purges the delivery log after 30 days', async () => {
+    const created = await subscribe({ url: receiver.url, events: ['task.created'], projectId });
+    await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { name: 'Logged' } });
+    await drain();
+    const logged = await server.request<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${created.body.webhook.id}/deliveries`, { key: owner.key });
+    expect(logged.body.deliveries).toHaveLength(1);
+    server.clock.advance(29 * 86_400_000);
+    await server.webhookWorker().runOnce();
+    expect((await server.request<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${created.body.webhook.id}/deliveries`, { key: owner.key })).body.deliveries).toHaveLength(1);
+    server.clock.advance(2 * 86_400_000);
+    await server.webhookWorker().runOnce();
+    expect((await server.request<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${created.body.webhook.id}/deliveries`, { key: owner.key })).body.deliveries).toEqual([]);
+  });
+
   it('treats redirects as failures without following them', async () => {
     const created = await subscribe({ url: receiver.url, events: ['task.created'], projectId });
     receiver.answer((call) => (call.headers['x-followed'] ? { status: 200 } : { status: 302, headers: { location: `${receiver.url}?followed=1` } }));
