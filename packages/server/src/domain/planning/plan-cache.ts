@@ -1,8 +1,11 @@
+import type { Scheduler } from '@gantry/engine';
 import type { AssignmentRow, DependencyRow, ProjectRow, ResourceRow, TaskRow } from '../../store/store.js';
 import type { Plan } from './plan.js';
 
 interface Snapshot {
   version: number;
+  /** Taken out by `get`: a write that fails must not leave its half-applied engine state behind. */
+  scheduler?: Scheduler;
   tasks: readonly TaskRow[];
   dependencies: readonly DependencyRow[];
   resources: readonly ResourceRow[];
@@ -27,6 +30,8 @@ export class PlanCache {
     if (!snapshot || snapshot.version !== project.plan_version) return undefined;
     this.entries.delete(project.id);
     this.entries.set(project.id, snapshot);
+    const scheduler = snapshot.scheduler;
+    snapshot.scheduler = undefined;
     const assignments = new Map<string, AssignmentRow[]>();
     for (const row of snapshot.assignments) assignments.set(row.task_id, [...(assignments.get(row.task_id) ?? []), row]);
     return {
@@ -37,6 +42,7 @@ export class PlanCache {
       dependencies: new Map(snapshot.dependencies.map((row) => [row.id, { ...row }])),
       resources: new Map(snapshot.resources.map((row) => [row.id, row])),
       assignments,
+      scheduler,
     };
   }
 
@@ -45,6 +51,7 @@ export class PlanCache {
     this.entries.delete(plan.project.id);
     this.entries.set(plan.project.id, {
       version,
+      scheduler: plan.scheduler,
       tasks: [...plan.tasks.values()].map((row) => Object.freeze({ ...row })),
       dependencies: [...plan.dependencies.values()].map((row) => Object.freeze({ ...row })),
       resources: [...plan.resources.values()].map((row) => Object.freeze({ ...row })),

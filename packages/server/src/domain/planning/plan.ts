@@ -1,4 +1,4 @@
-import { schedule, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
+import { Scheduler, type ScheduleChanges, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
 import type { AssignmentRow, DependencyRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
 
 /**
@@ -14,6 +14,11 @@ export interface Plan {
   resources: Map<string, ResourceRow>;
   /** By task id. */
   assignments: Map<string, AssignmentRow[]>;
+  /**
+   * The engine's state for this plan as committed, when the plan came from the cache:
+   * the next recalculation can then be incremental.
+   */
+  scheduler?: Scheduler;
 }
 
 export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> {
@@ -105,9 +110,21 @@ export const computedColumns = [
   'is_critical',
 ] as const satisfies readonly (keyof TaskRow)[];
 
-/** Runs the engine over the plan and writes the computed values into its working rows. */
-export function recalculate(plan: Plan): ScheduleResult {
-  const result = schedule(engineInput(plan));
+/**
+ * Runs the engine over the plan and writes the computed values into its working rows.
+ * With the committed engine state and the list of what changed, only the affected part is
+ * recomputed (the engine falls back to a full run for changes of the network's shape);
+ * otherwise everything is. Either way the result is the same.
+ */
+export function recalculate(plan: Plan, changes?: ScheduleChanges): ScheduleResult {
+  const input = engineInput(plan);
+  let result: ScheduleResult;
+  if (plan.scheduler && changes) {
+    result = plan.scheduler.update(input, changes);
+  } else {
+    plan.scheduler = new Scheduler(input);
+    result = plan.scheduler.current;
+  }
   for (const computed of result.tasks) {
     const row = plan.tasks.get(computed.id);
     if (!row) continue;

@@ -112,7 +112,16 @@ export async function writePlanInTransaction(
   editor.apply(changes);
   if (editor.problems.length > 0) throw invalid(editor.problems);
 
-  const result: ScheduleResult = recalculate(plan);
+  const applied = editor.applied;
+  const result: ScheduleResult = recalculate(
+    plan,
+    changes.fullReschedule
+      ? undefined
+      : {
+          changedTaskIds: [...applied.createdTaskIds, ...applied.editedTasks.keys(), ...applied.reassignedTaskIds],
+          changedDependencyIds: [...applied.writtenDependencyIds, ...applied.deletedDependencies.map((d) => d.id)],
+        },
+  );
   if (result.projectFinishAt && !/^\d{4}-/.test(result.projectFinishAt)) {
     throw invalid([{ path: 'body', message: 'the schedule would end after the year 9999; shorten durations, lags or constraint dates' }]);
   }
