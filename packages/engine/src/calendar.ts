@@ -99,6 +99,8 @@ export class WorkCalendar {
   private hi = 0;
   private cum: Float64Array = new Float64Array(0);
   private pat: Int32Array = new Int32Array(0);
+  /** Table days per working minute, for the first guess of `walkToDay`. */
+  private daysPerWork = 0;
   private readonly allDay: boolean;
 
   constructor(id: string, zone: TimeZone, rules: DayRules) {
@@ -214,6 +216,8 @@ export class WorkCalendar {
     this.hi = hi;
     this.cum = cum;
     this.pat = pat;
+    const span = cum[n - 1]! - cum[0]!;
+    this.daysPerWork = span > 0 ? (n - 1) / span : 0;
   }
 
   /** Working position of a local wall-clock minute. */
@@ -263,10 +267,9 @@ export class WorkCalendar {
   private walkToDay(w: number, startSide: boolean): number {
     const cum = this.cum;
     const n = this.hi - this.lo;
-    const c0 = cum[0]!;
-    const span = cum[n]! - c0;
-    let i = span > 0 ? Math.floor(((w - c0) * n) / span) : 0;
-    if (i < 0) i = 0;
+    // The walks below end on the same day from any starting guess; the guess only saves steps.
+    let i = Math.floor((w - cum[0]!) * this.daysPerWork);
+    if (!(i >= 0)) i = 0;
     else if (i > n - 1) i = n - 1;
     if (startSide) {
       while (i > 0 && cum[i]! > w) i--;
@@ -308,6 +311,16 @@ export class WorkCalendar {
       rem -= len;
     }
     return (this.lo + i + 1) * 1440;
+  }
+
+  /**
+   * True when `startAtPosition(w)` and `finishAtPosition(w)` are instants whose position is
+   * exactly w and which need no growth of the day table: a UTC calendar and w well inside
+   * the table. Lets callers remember positions instead of looking them up again.
+   */
+  roundTrips(w: number): boolean {
+    if (!this.zone.isUtc || this.hi - this.lo < 2) return false;
+    return w > this.cum[0]! && w < this.cum[this.hi - this.lo - 1]!;
   }
 
   /** Working position (working minutes since an arbitrary origin) of a UTC instant. */

@@ -17,15 +17,17 @@ export function toEpochMinutes(iso: string | null | undefined): number | null {
 }
 
 /**
- * Direct-mapped caches (slot = value mod size; a collision simply overwrites the slot):
- * a schedule formats tens of thousands of instants, mostly the same few thousand (day
- * starts and ends), and a typed-array probe is much cheaper than a `Map` lookup.
+ * Direct-mapped caches (a collision simply overwrites the slot): a schedule formats tens
+ * of thousands of instants, mostly the same few thousand (day starts and ends). Instants
+ * are cached in per-day groups of 16 slots (16384 days), so formatting the instants of a
+ * plan in roughly chronological order touches few cache lines: a typed-array probe that
+ * is much cheaper than a `Map` lookup.
  */
-const ISO_BITS = 17;
-const ISO_SLOTS = 1 << ISO_BITS;
-const isoKeys = new Float64Array(ISO_SLOTS).fill(Number.NaN);
-const isoVals: string[] = new Array<string>(ISO_SLOTS).fill('');
-const DAY_SLOTS = 1 << 12;
+const DAY_GROUPS = 1 << 14;
+const GROUP_BITS = 4;
+const isoKeys = new Float64Array(DAY_GROUPS << GROUP_BITS).fill(Number.NaN);
+const isoVals: string[] = new Array<string>(DAY_GROUPS << GROUP_BITS).fill('');
+const DAY_SLOTS = 1 << 14;
 const dayKeys = new Float64Array(DAY_SLOTS).fill(Number.NaN);
 const dayVals: string[] = new Array<string>(DAY_SLOTS).fill('');
 
@@ -34,8 +36,8 @@ const dayVals: string[] = new Array<string>(DAY_SLOTS).fill('');
  * whole instants and `YYYY-MM-DDT` day prefixes are cached.
  */
 export function toIsoString(epochMinutes: number): string {
-  // Fibonacci hashing: instants on whole hours would otherwise collide every ~1.9 years.
-  const slot = Math.imul(epochMinutes, 0x9e3779b1) >>> (32 - ISO_BITS);
+  const day = Math.floor(epochMinutes / 1440);
+  const slot = ((day & (DAY_GROUPS - 1)) << GROUP_BITS) | (Math.imul(epochMinutes - day * 1440, 0x9e3779b1) >>> (32 - GROUP_BITS));
   if (isoKeys[slot] === epochMinutes) return isoVals[slot]!;
   const s = formatIso(epochMinutes);
   if (epochMinutes === Math.floor(epochMinutes)) {
@@ -47,7 +49,7 @@ export function toIsoString(epochMinutes: number): string {
 
 function formatIso(epochMinutes: number): string {
   const day = Math.floor(epochMinutes / 1440);
-  const slot = day & (DAY_SLOTS - 1); // consecutive days: no collisions within ~11 years
+  const slot = day & (DAY_SLOTS - 1); // consecutive days: no collisions within ~45 years
   let prefix: string;
   if (dayKeys[slot] === day) prefix = dayVals[slot]!;
   else {

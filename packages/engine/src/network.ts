@@ -105,9 +105,16 @@ export class Network {
   outEdges: Int32Array = new Int32Array(0);
   inStart: Int32Array = new Int32Array(0);
   inEdges: Int32Array = new Int32Array(0);
-  /** Live nodes in topological order and each node's position in it. */
+  /** Per adjacency slot q: the attributes of edge `inEdges[q]` / `outEdges[q]`. */
+  inSrc: Int32Array = new Int32Array(0);
+  inType: Int8Array = new Int8Array(0);
+  inLag: Float64Array = new Float64Array(0);
+  inDep: Int32Array = new Int32Array(0);
+  outDst: Int32Array = new Int32Array(0);
+  outType: Int8Array = new Int8Array(0);
+  outLag: Float64Array = new Float64Array(0);
+  /** Live nodes in topological order. */
   topo: Int32Array = new Int32Array(0);
-  topoPos: Int32Array = new Int32Array(0);
   readonly cycles: CycleReport[] = [];
   /** Dependency ids ignored because they close a cycle or are invalid. */
   readonly ignoredDependencyIds: string[] = [];
@@ -302,7 +309,8 @@ export class Network {
     this.manual[i] = t.manuallyScheduled === true && ms !== null ? 1 : 0;
     this.manualStart[i] = ms ?? NONE;
     this.manualFinish[i] = toEpochMinutes(t.manualFinishAt) ?? NONE;
-    const ck = CONSTRAINT_CODES[t.constraintKind ?? 'asap'] ?? C_ASAP;
+    const kind = t.constraintKind;
+    const ck = kind === undefined || kind === null || kind === 'asap' ? C_ASAP : (CONSTRAINT_CODES[kind] ?? C_ASAP);
     const cd = toEpochMinutes(t.constraintDate);
     if (ck >= C_SNET && cd === null) {
       this.ckind[i] = C_ASAP;
@@ -361,7 +369,8 @@ export class Network {
       const d = this.deps[k]!;
       const a = this.index.get(d.predecessorId);
       const b = this.index.get(d.successorId);
-      const t = LINK_CODES[d.type ?? 'FS'];
+      const ty = d.type;
+      const t = ty === undefined || ty === null || ty === 'FS' ? FS : ty === 'SS' ? SS : ty === 'FF' ? FF : ty === 'SF' ? SF : LINK_CODES[ty];
       if (a === undefined || b === undefined || a === b || t === undefined) {
         this.ignoredDependencyIds.push(d.id);
         continue;
@@ -406,15 +415,59 @@ export class Network {
     const inEdges = new Int32Array(inStart[N]!);
     const oc = outStart.slice(0, N);
     const ic = inStart.slice(0, N);
+    // Edge attributes are also copied into adjacency order, so the passes read them
+    // sequentially instead of through the edge id.
+    const mi = inEdges.length;
+    const inSrc = new Int32Array(mi);
+    const inType = new Int8Array(mi);
+    const inLag = new Float64Array(mi);
+    const inDep = new Int32Array(mi);
+    const mo = outEdges.length;
+    const outDst = new Int32Array(mo);
+    const outType = new Int8Array(mo);
+    const outLag = new Float64Array(mo);
+    const eSrc = this.edgeSrc;
+    const eDst = this.edgeDst;
+    const eType = this.edgeType;
+    const eLag = this.edgeLag;
     for (let e = 0; e < m; e++) {
-      if (this.edgeType[e]! < 0) continue;
-      outEdges[oc[this.edgeSrc[e]!]!++] = e;
-      inEdges[ic[this.edgeDst[e]!]!++] = e;
+      const t = eType[e]!;
+      if (t < 0) continue;
+      const a = eSrc[e]!;
+      const b = eDst[e]!;
+      const lag = eLag[e]!;
+      const qo = oc[a]!++;
+      outEdges[qo] = e;
+      outDst[qo] = b;
+      outType[qo] = t;
+      outLag[qo] = lag;
+      const qi = ic[b]!++;
+      inEdges[qi] = e;
+      inSrc[qi] = a;
+      inType[qi] = t;
+      inLag[qi] = lag;
+      inDep[qi] = this.edgeDep[e]!;
     }
     this.outStart = outStart;
     this.outEdges = outEdges;
     this.inStart = inStart;
     this.inEdges = inEdges;
+    this.inSrc = inSrc;
+    this.inType = inType;
+    this.inLag = inLag;
+    this.inDep = inDep;
+    this.outDst = outDst;
+    this.outType = outType;
+    this.outLag = outLag;
+  }
+
+  /** Changes the lag of edge e (and its copies in adjacency order). */
+  setEdgeLag(e: number, lag: number): void {
+    this.edgeLag[e] = lag;
+    const a = this.edgeSrc[e]!;
+    const b = this.edgeDst[e]!;
+    for (let q = this.outStart[a]!; q < this.outStart[a + 1]!; q++) if (this.outEdges[q] === e) this.outLag[q] = lag;
+    for (let q = this.inStart[b]!; q < this.inStart[b + 1]!; q++) if (this.inEdges[q] === e) this.inLag[q] = lag;
   }
 
   isLive(v: number): boolean {
@@ -438,14 +491,11 @@ export class Network {
     while (head < tail) {
       const v = topo[head++]!;
       for (let k = this.outStart[v]!; k < this.outStart[v + 1]!; k++) {
-        const w = this.edgeDst[this.outEdges[k]!]!;
+        const w = this.outDst[k]!;
         if (--indeg[w]! === 0) topo[tail++] = w;
       }
     }
     this.topo = topo.subarray(0, tail);
-    const pos = new Int32Array(N).fill(-1);
-    for (let k = 0; k < tail; k++) pos[topo[k]!] = k;
-    this.topoPos = pos;
     return tail === live;
   }
 

@@ -70,6 +70,19 @@ export class Scheduler {
   /** Memo for `freeFloatFrom`: positions of the predecessor's start/finish (NaN = not yet). */
   private fwS = NaN;
   private fwF = NaN;
+  /**
+   * Remembered working positions (on the task's calendar) of a leaf's early start/finish
+   * and late start/finish, as pairs (instant, position): valid while the date still equals
+   * the instant. Saves the floats most of their calendar lookups.
+   */
+  private mEsT = new Float64Array(0);
+  private mEsW = new Float64Array(0);
+  private mEfT = new Float64Array(0);
+  private mEfW = new Float64Array(0);
+  private mLsT = new Float64Array(0);
+  private mLsW = new Float64Array(0);
+  private mLfT = new Float64Array(0);
+  private mLfW = new Float64Array(0);
   private rows: TaskResult[] = [];
   private result!: ScheduleResult;
   /** Nodes to (re)compute in each phase. */
@@ -122,7 +135,7 @@ export class Scheduler {
       net.deps[k] = d;
       for (let e = 0; e < net.edgeDep.length; e++) {
         if (net.edgeDep[e] !== k) continue;
-        net.edgeLag[e] = Math.round(typeof d.lagMin === 'number' && Number.isFinite(d.lagMin) ? d.lagMin : 0);
+        net.setEdgeLag(e, Math.round(typeof d.lagMin === 'number' && Number.isFinite(d.lagMin) ? d.lagMin : 0));
         this.markNode(net.edgeSrc[e]!);
         this.markNode(net.edgeDst[e]!);
       }
@@ -179,9 +192,13 @@ export class Scheduler {
     const n = net.n;
     const N = 2 * n;
     // One backing buffer per element type instead of ~25 separate allocations.
-    const f = new Float64Array(5 * N + 9 * n);
+    const fb = new ArrayBuffer(8 * (5 * N + 17 * n));
     let o = 0;
-    const f64 = (len: number): Float64Array => f.subarray(o, (o += len));
+    const f64 = (len: number): Float64Array<ArrayBuffer> => {
+      const a = new Float64Array(fb, 8 * o, len);
+      o += len;
+      return a;
+    };
     this.es = f64(N).fill(NEG);
     this.ef = f64(N).fill(NEG);
     this.ls = f64(N).fill(POS);
@@ -196,9 +213,21 @@ export class Scheduler {
     this.sumEF = f64(n);
     this.sumLS = f64(n);
     this.sumLF = f64(n);
-    const b = new Uint8Array(N + 2 * n);
+    this.mEsT = f64(n).fill(NaN);
+    this.mEsW = f64(n);
+    this.mEfT = f64(n).fill(NaN);
+    this.mEfW = f64(n);
+    this.mLsT = f64(n).fill(NaN);
+    this.mLsW = f64(n);
+    this.mLfT = f64(n).fill(NaN);
+    this.mLfW = f64(n);
+    const bb = new ArrayBuffer(N + 2 * n);
     let ob = 0;
-    const u8 = (len: number): Uint8Array => b.subarray(ob, (ob += len));
+    const u8 = (len: number): Uint8Array<ArrayBuffer> => {
+      const a = new Uint8Array(bb, ob, len);
+      ob += len;
+      return a;
+    };
     this.hasPred = u8(N);
     this.crit = u8(n);
     this.conflictBits = u8(n);
@@ -303,11 +332,11 @@ export class Scheduler {
     const extra = new Uint8Array(N);
     for (let v = 0; v < N; v++) {
       if (!d[v]) continue;
-      for (let k = net.inStart[v]!; k < net.inStart[v + 1]!; k++) extra[net.edgeSrc[net.inEdges[k]!]!] = 1;
+      for (let k = net.inStart[v]!; k < net.inStart[v + 1]!; k++) extra[net.inSrc[k]!] = 1;
       // Free float towards a summary uses its rolled-up (exit node) dates.
       if (v >= net.n) {
         const x = v - net.n;
-        for (let k = net.inStart[x]!; k < net.inStart[x + 1]!; k++) extra[net.edgeSrc[net.inEdges[k]!]!] = 1;
+        for (let k = net.inStart[x]!; k < net.inStart[x + 1]!; k++) extra[net.inSrc[k]!] = 1;
       }
     }
     for (let v = 0; v < N; v++) if (extra[v]) d[v] = 1;
@@ -354,7 +383,7 @@ export class Scheduler {
       // on theirs even when these did not move, so they are always revisited.
       if (v < net.n && net.isSummary[v]) for (const c of net.children[v]!) dirty[c] = 1;
       if (this.es[v] !== oldEs || this.ef[v] !== oldEf || this.hasPred[v] !== oldHas) {
-        for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) dirty[net.edgeDst[net.outEdges[q]!]!] = 1;
+        for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) dirty[net.outDst[q]!] = 1;
         this.dirtyB[v] = 1;
         this.dirtyT[v] = 1;
         // Early dates decide which child is a summary's earliest (SS/SF out of summaries).
@@ -401,16 +430,15 @@ export class Scheduler {
   private gatherLinks(node: number, v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number; fIsSf: boolean }): void {
     const net = this.net;
     for (let q = net.inStart[node]!; q < net.inStart[node + 1]!; q++) {
-      const e = net.inEdges[q]!;
-      const t = net.edgeType[e]!;
+      const t = net.inType[q]!;
       if (t === HIER) continue;
       out.has = true;
-      const u = net.edgeSrc[e]!;
-      const lag = net.edgeLag[e]!;
+      const u = net.inSrc[q]!;
+      const lag = net.inLag[q]!;
       const base = this.predEarly(u, v, t === FS || t === FF);
       if (!Number.isFinite(base)) continue;
       const c = cal.shift(base, lag);
-      const k = net.edgeDep[e]!;
+      const k = net.inDep[q]!;
       if (t === FS || t === SS) {
         if (c > out.s || (c === out.s && out.sDep >= 0 && net.deps[k]!.id < net.deps[out.sDep]!.id)) {
           out.s = c;
@@ -551,6 +579,15 @@ export class Scheduler {
       const w = cal.position(es);
       es = cal.startAtPosition(w);
       ef = d > 0 ? cal.finishAtPosition(w + d) : es;
+      // Remember the positions of the early dates for the floats (see leafFloat).
+      if (cal.roundTrips(w)) {
+        this.mEsT[i] = es;
+        this.mEsW[i] = w;
+      }
+      if (cal.roundTrips(w + d)) {
+        this.mEfT[i] = ef;
+        this.mEfW[i] = w + d;
+      }
     }
     // MSP keeps a finish driven by FF/SF (or a finish constraint) as computed, e.g. a Monday
     // 08:00 finish stays Monday 08:00 instead of the equivalent Friday 17:00.
@@ -588,17 +625,15 @@ export class Scheduler {
       else this.leafBackward(v);
       if (this.sweep) continue;
       if (this.ls[v] !== oLs || this.lf[v] !== oLf || this.lss[v] !== oLss) {
-        for (let q = net.inStart[v]!; q < net.inStart[v + 1]!; q++) dirty[net.edgeSrc[net.inEdges[q]!]!] = 1;
+        for (let q = net.inStart[v]!; q < net.inStart[v + 1]!; q++) dirty[net.inSrc[q]!] = 1;
         this.dirtyT[v] = 1;
       }
     }
   }
 
-  /** Late-finish candidate for predecessor node u (calendar calU, duration dU) from edge e into x. */
-  private lateCandidate(e: number, x: number, calU: WorkCalendar, dU: number, uStartedOrManual: boolean, asStart: boolean): number {
+  /** Late-finish candidate for predecessor node u (calendar calU, duration dU) from a link (type t, lag) into x. */
+  private lateCandidate(t: number, lag: number, x: number, calU: WorkCalendar, dU: number, uStartedOrManual: boolean, asStart: boolean): number {
     const net = this.net;
-    const t = net.edgeType[e]!;
-    const lag = net.edgeLag[e]!;
     const calX = net.cals[x]!;
     if (x < net.n && !net.isSummary[x] && net.complete[x]) return POS;
     let lsx = this.lss[x]!;
@@ -645,9 +680,9 @@ export class Scheduler {
     const startedOrManual = net.started[i] === 1 || net.manual[i] === 1;
     let lf = pf;
     for (let q = net.outStart[i]!; q < net.outStart[i + 1]!; q++) {
-      const e = net.outEdges[q]!;
-      const x = net.edgeDst[e]!;
-      if (net.edgeType[e] === HIER) {
+      const x = net.outDst[q]!;
+      const t = net.outType[q]!;
+      if (t === HIER) {
         // Bounds handed down by the parent summary's exit node.
         if (this.lf[x]! < lf) lf = this.lf[x]!;
         const lsb = this.ls[x]!;
@@ -657,7 +692,7 @@ export class Scheduler {
         }
         continue;
       }
-      const c = this.lateCandidate(e, x, cal, d, startedOrManual, false);
+      const c = this.lateCandidate(t, net.outLag[q]!, x, cal, d, startedOrManual, false);
       if (c < lf) lf = c;
     }
     if (net.backward) lf = this.applyBackwardModeEarlyConstraints(i, lf, cal, d);
@@ -690,6 +725,15 @@ export class Scheduler {
     const lss = rem > 0 ? cal.startAtPosition(w - rem) : lf;
     this.lss[i] = lss;
     this.ls[i] = net.started[i] ? net.actualStart[i]! : lss;
+    // Remember the positions of the late dates for the floats (see leafFloat).
+    if (cal.roundTrips(w)) {
+      this.mLfT[i] = lf;
+      this.mLfW[i] = w;
+      if (cal.roundTrips(w - rem)) {
+        this.mLsT[i] = lss;
+        this.mLsW[i] = w - rem;
+      }
+    }
   }
 
   /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */
@@ -710,15 +754,14 @@ export class Scheduler {
     let lf = this.projectFinish;
     let ls = POS;
     for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
-      const e = net.outEdges[q]!;
-      const x = net.edgeDst[e]!;
-      const t = net.edgeType[e]!;
+      const x = net.outDst[q]!;
+      const t = net.outType[q]!;
       if (t === HIER) {
         if (this.lf[x]! < lf) lf = this.lf[x]!;
         if (this.ls[x]! < ls && this.es[v] === this.es[x]) ls = this.ls[x]!;
         continue;
       }
-      const c = this.lateCandidate(e, x, cal, 0, false, t === SS || t === SF);
+      const c = this.lateCandidate(t, net.outLag[q]!, x, cal, 0, false, t === SS || t === SF);
       if (t === SS || t === SF) {
         if (c < ls) ls = c;
       } else if (c < lf) lf = c;
@@ -789,16 +832,16 @@ export class Scheduler {
     else {
       let finishSlack = 0;
       if (ef !== lf) {
-        wLf = cal.position(lf);
-        wEf = cal.position(ef);
+        wLf = this.mLfT[i] === lf ? this.mLfW[i]! : cal.position(lf);
+        wEf = this.mEfT[i] === ef ? this.mEfW[i]! : cal.position(ef);
         finishSlack = wLf - wEf;
       }
       if (net.started[i]) tf = finishSlack;
       else {
         let startSlack = 0;
         if (es !== ls) {
-          const wLs = cal.position(ls);
-          wEs = cal.position(es);
+          const wLs = this.mLsT[i] === ls ? this.mLsW[i]! : cal.position(ls);
+          wEs = this.mEsT[i] === es ? this.mEsW[i]! : cal.position(es);
           startSlack = wLs - wEs;
         }
         tf = startSlack < finishSlack ? startSlack : finishSlack;
@@ -830,12 +873,11 @@ export class Scheduler {
   private freeFloatFrom(v: number, cal: WorkCalendar, pES: number, pEF: number, acc: number, leaf = -1): number {
     const net = this.net;
     for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
-      const e = net.outEdges[q]!;
-      const t = net.edgeType[e]!;
+      const t = net.outType[q]!;
       if (t === HIER) continue;
       // Inherited SS/SF links bind only the summary's earliest leaf (§4.2).
       if (leaf >= 0 && (t === SS || t === SF) && this.es[leaf] !== this.es[v]) continue;
-      const x = net.edgeDst[e]!;
+      const x = net.outDst[q]!;
       let xES: number;
       let xEF: number;
       if (net.isSummary[x]) {
@@ -851,15 +893,23 @@ export class Scheduler {
       const a = useF ? pEF : pES;
       const b = t === FS || t === SS ? xES : xEF;
       if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-      // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once.
-      const wb = cal.position(b);
+      // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once
+      // and that of b taken from the successor's remembered positions when it can be.
+      let wb: number;
+      if (x < net.n && net.cals[x] === cal) {
+        if (this.mEsT[x] === b) wb = this.mEsW[x]!;
+        else if (this.mEfT[x] === b) wb = this.mEfW[x]!;
+        else if (this.mLsT[x] === b) wb = this.mLsW[x]!;
+        else if (this.mLfT[x] === b) wb = this.mLfW[x]!;
+        else wb = cal.position(b);
+      } else wb = cal.position(b);
       let wa = useF ? this.fwF : this.fwS;
       if (wa !== wa) {
         wa = cal.position(a);
         if (useF) this.fwF = wa;
         else this.fwS = wa;
       }
-      const w = wb - wa - net.edgeLag[e]!;
+      const w = wb - wa - net.outLag[q]!;
       if (w < acc) acc = w;
     }
     return acc;
@@ -942,7 +992,7 @@ export class Scheduler {
       if (!full && !this.touched[i] && !this.dirtyT[i]) continue;
       recomputed++;
       const row = this.makeRow(i);
-      const old = full ? prevById.get(row.id) : rows[i];
+      const old = full ? (prev ? prevById.get(row.id) : undefined) : rows[i];
       rows[i] = row;
       if (!old || !sameRow(old, row)) changed.push(row.id);
     }

@@ -4,7 +4,10 @@ import { describe, expect } from 'vitest';
 import { compileCalendars, findCycles, schedule, Scheduler, toEpochMinutes, type ScheduleInput, type TaskInput } from '../../src/index.js';
 import { arbPlan, shuffled } from './arbitraries.js';
 
-const RUNS = { numRuns: Number(process.env.ENGINE_PROP_RUNS ?? 150) };
+// ENGINE_PROP_RUNS raises the number of runs; ENGINE_PROP_SEED replays a reported seed
+// (e.g. `ENGINE_PROP_SEED=599885793 npx vitest run packages/engine/test/properties`).
+const SEED = process.env.ENGINE_PROP_SEED ? { seed: Number(process.env.ENGINE_PROP_SEED) } : {};
+const RUNS = { numRuns: Number(process.env.ENGINE_PROP_RUNS ?? 150), ...SEED };
 
 function isLeafAuto(t: TaskInput, input: ScheduleInput): boolean {
   const hasChildren = input.tasks.some((c) => c.parentId === t.id);
@@ -183,7 +186,7 @@ describe('property: robustness', () => {
       junk,
       fc.constantFrom('forward', 'backward', 'x'),
     ],
-    { numRuns: 200 },
+    { numRuns: 200, ...SEED },
   )('never throws on malformed input', (tasks, deps, startAt, scheduleFrom) => {
     const input = { project: { startAt, scheduleFrom, deadline: startAt }, calendars: [{ id: 'zz', timeZone: 'Mars/Base', weekly: [] }], tasks, dependencies: deps } as unknown as ScheduleInput;
     const res = schedule(input);
