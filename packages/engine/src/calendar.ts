@@ -313,16 +313,6 @@ export class WorkCalendar {
     return (this.lo + i + 1) * 1440;
   }
 
-  /**
-   * True when `startAtPosition(w)` and `finishAtPosition(w)` are instants whose position is
-   * exactly w and which need no growth of the day table: a UTC calendar and w well inside
-   * the table. Lets callers remember positions instead of looking them up again.
-   */
-  roundTrips(w: number): boolean {
-    if (!this.zone.isUtc || this.hi - this.lo < 2) return false;
-    return w > this.cum[0]! && w < this.cum[this.hi - this.lo - 1]!;
-  }
-
   /** Working position (working minutes since an arbitrary origin) of a UTC instant. */
   position(t: number): number {
     return this.posLocal(this.zone.isUtc ? t : this.zone.toLocal(t));

@@ -70,19 +70,6 @@ export class Scheduler {
   /** Memo for `freeFloatFrom`: positions of the predecessor's start/finish (NaN = not yet). */
   private fwS = NaN;
   private fwF = NaN;
-  /**
-   * Remembered working positions (on the task's calendar) of a leaf's early start/finish
-   * and late start/finish, as pairs (instant, position): valid while the date still equals
-   * the instant. Saves the floats most of their calendar lookups.
-   */
-  private mEsT = new Float64Array(0);
-  private mEsW = new Float64Array(0);
-  private mEfT = new Float64Array(0);
-  private mEfW = new Float64Array(0);
-  private mLsT = new Float64Array(0);
-  private mLsW = new Float64Array(0);
-  private mLfT = new Float64Array(0);
-  private mLfW = new Float64Array(0);
   private rows: TaskResult[] = [];
   private result!: ScheduleResult;
   /** Nodes to (re)compute in each phase. */
@@ -192,7 +179,7 @@ export class Scheduler {
     const n = net.n;
     const N = 2 * n;
     // One backing buffer per element type instead of ~25 separate allocations.
-    const fb = new ArrayBuffer(8 * (5 * N + 17 * n));
+    const fb = new ArrayBuffer(8 * (5 * N + 9 * n));
     let o = 0;
     const f64 = (len: number): Float64Array<ArrayBuffer> => {
       const a = new Float64Array(fb, 8 * o, len);
@@ -213,14 +200,6 @@ export class Scheduler {
     this.sumEF = f64(n);
     this.sumLS = f64(n);
     this.sumLF = f64(n);
-    this.mEsT = f64(n).fill(NaN);
-    this.mEsW = f64(n);
-    this.mEfT = f64(n).fill(NaN);
-    this.mEfW = f64(n);
-    this.mLsT = f64(n).fill(NaN);
-    this.mLsW = f64(n);
-    this.mLfT = f64(n).fill(NaN);
-    this.mLfW = f64(n);
     const bb = new ArrayBuffer(N + 2 * n);
     let ob = 0;
     const u8 = (len: number): Uint8Array<ArrayBuffer> => {
@@ -579,15 +558,6 @@ export class Scheduler {
       const w = cal.position(es);
       es = cal.startAtPosition(w);
       ef = d > 0 ? cal.finishAtPosition(w + d) : es;
-      // Remember the positions of the early dates for the floats (see leafFloat).
-      if (cal.roundTrips(w)) {
-        this.mEsT[i] = es;
-        this.mEsW[i] = w;
-      }
-      if (cal.roundTrips(w + d)) {
-        this.mEfT[i] = ef;
-        this.mEfW[i] = w + d;
-      }
     }
     // MSP keeps a finish driven by FF/SF (or a finish constraint) as computed, e.g. a Monday
     // 08:00 finish stays Monday 08:00 instead of the equivalent Friday 17:00.
@@ -725,15 +695,6 @@ export class Scheduler {
     const lss = rem > 0 ? cal.startAtPosition(w - rem) : lf;
     this.lss[i] = lss;
     this.ls[i] = net.started[i] ? net.actualStart[i]! : lss;
-    // Remember the positions of the late dates for the floats (see leafFloat).
-    if (cal.roundTrips(w)) {
-      this.mLfT[i] = lf;
-      this.mLfW[i] = w;
-      if (cal.roundTrips(w - rem)) {
-        this.mLsT[i] = lss;
-        this.mLsW[i] = w - rem;
-      }
-    }
   }
 
   /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */
@@ -832,16 +793,16 @@ export class Scheduler {
     else {
       let finishSlack = 0;
       if (ef !== lf) {
-        wLf = this.mLfT[i] === lf ? this.mLfW[i]! : cal.position(lf);
-        wEf = this.mEfT[i] === ef ? this.mEfW[i]! : cal.position(ef);
+        wLf = cal.position(lf);
+        wEf = cal.position(ef);
         finishSlack = wLf - wEf;
       }
       if (net.started[i]) tf = finishSlack;
       else {
         let startSlack = 0;
         if (es !== ls) {
-          const wLs = this.mLsT[i] === ls ? this.mLsW[i]! : cal.position(ls);
-          wEs = this.mEsT[i] === es ? this.mEsW[i]! : cal.position(es);
+          const wLs = cal.position(ls);
+          wEs = cal.position(es);
           startSlack = wLs - wEs;
         }
         tf = startSlack < finishSlack ? startSlack : finishSlack;
@@ -893,16 +854,8 @@ export class Scheduler {
       const a = useF ? pEF : pES;
       const b = t === FS || t === SS ? xES : xEF;
       if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-      // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once
-      // and that of b taken from the successor's remembered positions when it can be.
-      let wb: number;
-      if (x < net.n && net.cals[x] === cal) {
-        if (this.mEsT[x] === b) wb = this.mEsW[x]!;
-        else if (this.mEfT[x] === b) wb = this.mEfW[x]!;
-        else if (this.mLsT[x] === b) wb = this.mLsW[x]!;
-        else if (this.mLfT[x] === b) wb = this.mLfW[x]!;
-        else wb = cal.position(b);
-      } else wb = cal.position(b);
+      // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once.
+      const wb = cal.position(b);
       let wa = useF ? this.fwF : this.fwS;
       if (wa !== wa) {
         wa = cal.position(a);
