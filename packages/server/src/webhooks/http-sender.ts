@@ -6,6 +6,7 @@ import {
   systemResolver,
   WEBHOOK_DESTINATION_ERROR_CODE,
 } from './destination-guard.js';
+import type { AttemptOutcome } from '../domain/webhooks/deliveries.js';
 import type { LookupResolver } from './destination-guard.js';
 
 // The only code that sends webhook HTTP requests. Every request goes through an undici
@@ -41,25 +42,8 @@ export interface SendOptions {
   resolver?: LookupResolver;
 }
 
-/** Outcome of one attempt, as recorded in the delivery log. */
-export interface SendResult {
-  /** `true` exactly when a 2xx status arrived and the body was read within the deadline. */
-  ok: boolean;
-  /** HTTP status received, or `null` when no response arrived (refused, network error, timeout). */
-  status: number | null;
-  /** First 1 000 characters of the response body (UTF-8 decoded); `''` without a response. */
-  responseExcerpt: string;
-  /** Wall time of the attempt in whole milliseconds. */
-  durationMs: number;
-  /**
-   * `null` when `ok`; otherwise a short description for the delivery log: `'timeout'`,
-   * `'webhook destination refused: …'`, `'redirect not followed (HTTP 302)'`,
-   * `'unexpected HTTP status 500'`, or a network error such as `'ECONNREFUSED: …'`.
-   */
-  error: string | null;
-  /** The receiver answered 410 Gone: the caller disables the webhook (spec, delivery rule 4). */
-  gone: boolean;
-}
+/** Outcome of one attempt, as recorded in the delivery log (the domain's type). */
+export type SendResult = AttemptOutcome;
 
 const agents = new Map<LookupResolver, Map<string, Agent>>();
 

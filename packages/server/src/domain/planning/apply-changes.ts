@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DependencyCreate, FieldProblem, TaskCreate, TaskPatch } from '@gantry/contract';
+import { ConstraintKind, type DependencyCreate, type FieldProblem, type TaskCreate, type TaskPatch } from '@gantry/contract';
 import { applyProgressEdit, applyTaskEdit, type ProgressEdit, type TaskEdit } from '@gantry/engine';
 import { generateKeyBetween } from 'fractional-indexing';
 import type { AssignmentRow, DependencyRow, TaskRow } from '../../store/store.js';
@@ -75,14 +75,8 @@ export const reportedFields: [string, keyof TaskRow][] = [
   ['remainingDurationMin', 'remaining_duration_min'],
 ];
 
-const datedConstraints = new Set([
-  'start_no_earlier_than',
-  'start_no_later_than',
-  'finish_no_earlier_than',
-  'finish_no_later_than',
-  'must_start_on',
-  'must_finish_on',
-]);
+/** Every constraint but `asap` and `alap` pins a date. */
+const datedConstraints = new Set<string>(ConstraintKind.options.filter((kind) => kind !== 'asap' && kind !== 'alap'));
 
 const flagColumns = new Set<keyof TaskRow>(['manually_scheduled', 'effort_driven', 'is_critical']);
 

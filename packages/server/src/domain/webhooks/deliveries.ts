@@ -119,13 +119,23 @@ export async function claimDueDeliveries(ctx: DomainContext, limit: number, leas
   });
 }
 
+/** Outcome of one delivery attempt, as the sender reports it and the delivery log keeps it. */
 export interface AttemptOutcome {
+  /** `true` exactly when a 2xx status arrived and the body was read within the deadline. */
   ok: boolean;
+  /** HTTP status received, or `null` when no response arrived (refused, network error, timeout). */
   status: number | null;
+  /** First 1 000 characters of the response body (UTF-8 decoded); `''` without a response. */
   responseExcerpt: string;
+  /** Wall time of the attempt in whole milliseconds. */
   durationMs: number;
+  /**
+   * `null` when `ok`; otherwise a short description for the delivery log: `'timeout'`,
+   * `'webhook destination refused: …'`, `'redirect not followed (HTTP 302)'`,
+   * `'unexpected HTTP status 500'`, or a network error such as `'ECONNREFUSED: …'`.
+   */
   error: string | null;
-  /** The receiver answered 410 Gone: the webhook is disabled at once. */
+  /** The receiver answered 410 Gone: the caller disables the webhook (spec, delivery rule 4). */
   gone: boolean;
 }
 
