@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { User } from '@gantry/contract';
 import type { UserRow } from '../store/store.js';
-import { nowIso, type DomainContext } from './context.js';
-import { conflict, invalid } from './errors.js';
+import { nowIso, type Actor, type DomainContext } from './context.js';
+import { conflict, invalid, notFound } from './errors.js';
 import { hashPassword } from './passwords.js';
 
 export interface CreateUserInput {
@@ -64,5 +64,12 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput): Pr
     await tx.workspaces.insert({ id: workspaceId, name: 'Personal', is_personal: 1, created_by: row.id, created_at: now, updated_at: now });
     await tx.workspaces.putMember({ workspace_id: workspaceId, user_id: row.id, role: 'owner', created_at: now });
   });
+  return presentUser(row);
+}
+
+/** The user an actor acts for (`GET /api/auth/me`). */
+export async function getCurrentUser(ctx: DomainContext, actor: Actor): Promise<User> {
+  const row = await ctx.store.q.users.findById(actor.userId);
+  if (!row) throw notFound('user');
   return presentUser(row);
 }

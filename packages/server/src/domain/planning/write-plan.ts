@@ -158,7 +158,8 @@ export async function writePlanInTransaction(
   await appendEvents(tx, actor, now, events);
 
   const created = new Set(editor.applied.createdTaskIds);
-  const reported = [...plan.tasks.values()].filter((row) => created.has(row.id) || editor.applied.editedTasks.has(row.id) || saved.includes(row));
+  const savedIds = new Set(saved.map((row) => row.id));
+  const reported = [...plan.tasks.values()].filter((row) => created.has(row.id) || editor.applied.editedTasks.has(row.id) || savedIds.has(row.id));
   const conflicts: Conflict[] = result.conflicts.map((conflict) => ({ ...conflict, dependencyId: conflict.dependencyId ?? null }));
   return {
     plan,
