@@ -21,3 +21,9 @@ export const eventTypes: readonly string[] = eventCatalog.map((entry) => entry.t
 
 /** The test event a webhook can be sent on request; never emitted by changes. */
 export const PING_EVENT = 'webhook.ping';
+
+/** The catalog as `GET /api/webhooks/events` lists it: the change events, then the test event. */
+export const listedEvents: readonly { type: string; description: string }[] = [
+  ...eventCatalog,
+  { type: PING_EVENT, description: 'The test event, sent on request (POST /api/webhooks/{id}/ping) to any webhook; data: message and webhook {id, name, events}. Not subscribable.' },
+];

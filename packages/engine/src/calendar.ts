@@ -313,6 +313,16 @@ export class WorkCalendar {
     return (this.lo + i + 1) * 1440;
   }
 
+  /**
+   * True when `w` is an integer position strictly inside the current day table of a UTC
+   * calendar: then `position(startAtPosition(w)) === w` and `position(finishAtPosition(w))
+   * === w`, and these instants' positions never change (the table only grows around
+   * them), so a caller may remember `w` as their position instead of looking it up again.
+   */
+  exactPosition(w: number): boolean {
+    return this.zone.isUtc && w === Math.floor(w) && w > this.cum[0]! && w < this.cum[this.hi - this.lo]!;
+  }
+
   /** Working position (working minutes since an arbitrary origin) of a UTC instant. */
   position(t: number): number {
     return this.posLocal(this.zone.isUtc ? t : this.zone.toLocal(t));

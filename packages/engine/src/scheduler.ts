@@ -70,6 +70,20 @@ export class Scheduler {
   /** Memo for `freeFloatFrom`: positions of the predecessor's start/finish (NaN = not yet). */
   private fwS = NaN;
   private fwF = NaN;
+  /**
+   * Remembered working positions of leaves' dates, as (instant, position) pairs: the
+   * position `p*[i]` is valid for the instant `t*[i]` whenever that instant is looked up
+   * again (the calendar guarantees it, see `WorkCalendar.exactPosition`), so the floats
+   * reuse what the passes already computed. A pair whose instant differs is ignored.
+   */
+  private tEs!: Float64Array;
+  private pEs!: Float64Array;
+  private tEf!: Float64Array;
+  private pEf!: Float64Array;
+  private tLs!: Float64Array;
+  private pLs!: Float64Array;
+  private tLf!: Float64Array;
+  private pLf!: Float64Array;
   private rows: TaskResult[] = [];
   private result!: ScheduleResult;
   /** Nodes to (re)compute in each phase. */
@@ -179,7 +193,7 @@ export class Scheduler {
     const n = net.n;
     const N = 2 * n;
     // One backing buffer per element type instead of ~25 separate allocations.
-    const fb = new ArrayBuffer(8 * (5 * N + 9 * n));
+    const fb = new ArrayBuffer(8 * (5 * N + 17 * n));
     let o = 0;
     const f64 = (len: number): Float64Array<ArrayBuffer> => {
       const a = new Float64Array(fb, 8 * o, len);
@@ -200,6 +214,14 @@ export class Scheduler {
     this.sumEF = f64(n);
     this.sumLS = f64(n);
     this.sumLF = f64(n);
+    this.tEs = f64(n).fill(NaN);
+    this.pEs = f64(n);
+    this.tEf = f64(n).fill(NaN);
+    this.pEf = f64(n);
+    this.tLs = f64(n).fill(NaN);
+    this.pLs = f64(n);
+    this.tLf = f64(n).fill(NaN);
+    this.pLf = f64(n);
     const bb = new ArrayBuffer(N + 2 * n);
     let ob = 0;
     const u8 = (len: number): Uint8Array<ArrayBuffer> => {
@@ -550,20 +572,34 @@ export class Scheduler {
       finishFixed = NaN;
     }
     let ef: number;
+    // Working position of es (NaN when not known without a lookup).
+    let wS = NaN;
     if (net.milestone[i] === 1) {
       es = cal.nextMilestoneStart(es);
       ef = cal.addWork(es, d);
     } else {
       // nextWorkStart + addWork share one position lookup.
-      const w = cal.position(es);
-      es = cal.startAtPosition(w);
-      ef = d > 0 ? cal.finishAtPosition(w + d) : es;
+      wS = cal.position(es);
+      es = cal.startAtPosition(wS);
+      ef = d > 0 ? cal.finishAtPosition(wS + d) : es;
     }
+    const wF = wS + d;
+    const exactF = d > 0 && cal.exactPosition(wF);
     // MSP keeps a finish driven by FF/SF (or a finish constraint) as computed, e.g. a Monday
     // 08:00 finish stays Monday 08:00 instead of the equivalent Friday 17:00.
-    if (d > 0 && finishFixed === finishFixed && finishFixed !== ef && cal.position(finishFixed) === cal.position(ef)) ef = finishFixed;
+    if (d > 0 && finishFixed === finishFixed && finishFixed !== ef && cal.position(finishFixed) === (exactF ? wF : cal.position(ef))) ef = finishFixed;
     this.es[i] = es;
     this.ef[i] = ef;
+    // Remember the positions for the floats: es sits at wS, ef at wS + d (a finishFixed kept
+    // above has the same position as the computed finish).
+    if (cal.exactPosition(wS)) {
+      this.tEs[i] = es;
+      this.pEs[i] = wS;
+    }
+    if (exactF) {
+      this.tEf[i] = ef;
+      this.pEf[i] = wF;
+    }
     const req = x > ps ? x : ps;
     if (g.has && Number.isFinite(x) && !(es >= req && cal.zone.isUtc) && cal.position(es) < cal.position(req)) {
       bits |= K_LINK;
@@ -695,6 +731,15 @@ export class Scheduler {
     const lss = rem > 0 ? cal.startAtPosition(w - rem) : lf;
     this.lss[i] = lss;
     this.ls[i] = net.started[i] ? net.actualStart[i]! : lss;
+    // Remember the positions for the floats (lf sits at w, lss at w − rem).
+    if (cal.exactPosition(w)) {
+      this.tLf[i] = lf;
+      this.pLf[i] = w;
+    }
+    if (!net.started[i] && cal.exactPosition(w - rem)) {
+      this.tLs[i] = lss;
+      this.pLs[i] = w - rem;
+    }
   }
 
   /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */
@@ -793,16 +838,16 @@ export class Scheduler {
     else {
       let finishSlack = 0;
       if (ef !== lf) {
-        wLf = cal.position(lf);
-        wEf = cal.position(ef);
+        wLf = this.tLf[i] === lf ? this.pLf[i]! : cal.position(lf);
+        wEf = this.tEf[i] === ef ? this.pEf[i]! : cal.position(ef);
         finishSlack = wLf - wEf;
       }
       if (net.started[i]) tf = finishSlack;
       else {
         let startSlack = 0;
         if (es !== ls) {
-          const wLs = cal.position(ls);
-          wEs = cal.position(es);
+          const wLs = this.tLs[i] === ls ? this.pLs[i]! : cal.position(ls);
+          wEs = this.tEs[i] === es ? this.pEs[i]! : cal.position(es);
           startSlack = wLs - wEs;
         }
         tf = startSlack < finishSlack ? startSlack : finishSlack;
@@ -854,8 +899,11 @@ export class Scheduler {
       const a = useF ? pEF : pES;
       const b = t === FS || t === SS ? xES : xEF;
       if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-      // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once.
-      const wb = cal.position(b);
+      // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once
+      // and that of b remembered by the passes when x is a leaf on the same calendar.
+      let wb: number;
+      if (x < net.n && net.cals[x] === cal && (b === this.tEs[x] || b === this.tEf[x])) wb = b === this.tEs[x] ? this.pEs[x]! : this.pEf[x]!;
+      else wb = cal.position(b);
       let wa = useF ? this.fwF : this.fwS;
       if (wa !== wa) {
         wa = cal.position(a);

@@ -1,4 +1,4 @@
-import { eventCatalog, routes } from '@gantry/contract';
+import { listedEvents, routes } from '@gantry/contract';
 import type { FastifyInstance } from 'fastify';
 import { listDeliveries, pingWebhook, resendDelivery } from '../../domain/webhooks/deliveries.js';
 import { createWebhook, deleteWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from '../../domain/webhooks/subscriptions.js';
@@ -8,7 +8,7 @@ export function webhookRoutes(app: FastifyInstance, deps: RouteDeps): void {
   const { ctx } = deps;
   registerRoute(app, deps, routes.createWebhook, async ({ actor, body }) => createWebhook(ctx, actor, body));
   registerRoute(app, deps, routes.listWebhooks, async ({ actor }) => ({ webhooks: await listWebhooks(ctx, actor) }));
-  registerRoute(app, deps, routes.listEventTypes, async () => ({ events: eventCatalog.map(({ type, description }) => ({ type, description })) }));
+  registerRoute(app, deps, routes.listEventTypes, async () => ({ events: [...listedEvents] }));
   registerRoute(app, deps, routes.getWebhook, async ({ actor, params }) => ({ webhook: presentWebhook(await requireWebhook(ctx, actor, params.webhookId)) }));
   registerRoute(app, deps, routes.deleteWebhook, async ({ actor, params }) => {
     await deleteWebhook(ctx, actor, params.webhookId);
