@@ -1,4 +1,5 @@
 import { TimeZone } from './instant.js';
+import { fastPaths } from './internal.js';
 import type { CalendarInput, WorkInterval } from './types.js';
 
 const STD_DAY: readonly WorkInterval[] = [
@@ -102,6 +103,17 @@ export class WorkCalendar {
   /** Table days per working minute, for the first guess of `walkToDay`. */
   private daysPerWork = 0;
   private readonly allDay: boolean;
+  /**
+   * Calendars without exceptions repeat every week: `wkFin[r]` / `wkStart[r]` = minute of
+   * the week (from Sunday 00:00 local) where r working minutes of the week are complete, as
+   * a finish / start, so a position inside the day table maps back to an instant with one
+   * division instead of a walk over the days. `wkOff` = position of local minute 0 of week 0
+   * (Sunday 1969-12-28) in the table's numbering (stable: positions never move).
+   */
+  private readonly wkWork: number = 0;
+  private readonly wkFin: Int32Array | null = null;
+  private readonly wkStart: Int32Array | null = null;
+  private wkOff = 0;
 
   constructor(id: string, zone: TimeZone, rules: DayRules) {
     this.id = id;
@@ -111,6 +123,27 @@ export class WorkCalendar {
     this.allDay = weeklyWork === 0 && !rules.exceptions.some((e) => e.pattern.length > 0);
     this.rules = this.allDay ? { weekly: Array.from({ length: 7 }, () => [0, 1440]), exceptions: [] } : rules;
     for (const d of this.rules.weekly) this.weeklyPattern.push(this.internPattern(d));
+    if (fastPaths.weeklyCalendar && this.rules.exceptions.length === 0) {
+      let w = 0;
+      for (let d = 0; d < 7; d++) w += this.patternWork[this.weeklyPattern[d]!]!;
+      if (w > 0) {
+        const fin = new Int32Array(w + 1);
+        const st = new Int32Array(w + 1);
+        let acc = 0;
+        for (let d = 0; d < 7; d++) {
+          const pi = this.weeklyPattern[d]!;
+          const work = this.patternWork[pi]!;
+          // The same choice of day as dayEndingAt (acc < r <= acc + work) / dayStartingAt
+          // (acc <= r < acc + work), then the same per-pattern tables.
+          for (let r = acc + 1; r <= acc + work; r++) fin[r] = d * 1440 + this.finAt[pi]![r - acc]!;
+          for (let r = acc; r < acc + work; r++) st[r] = d * 1440 + this.startAt[pi]![r - acc]!;
+          acc += work;
+        }
+        this.wkWork = w;
+        this.wkFin = fin;
+        this.wkStart = st;
+      }
+    }
   }
 
   private internPattern(p: number[]): number {
@@ -216,6 +249,13 @@ export class WorkCalendar {
     this.hi = hi;
     this.cum = cum;
     this.pat = pat;
+    if (this.wkFin !== null) {
+      // Position of local minute 0 of week 0: cum[0] minus the work from there to day lo.
+      const k = Math.floor((lo + 4) / 7);
+      let before = k * this.wkWork;
+      for (let d = 7 * k - 4; d < lo; d++) before += this.patternWork[this.weeklyPattern[(((d + 4) % 7) + 7) % 7]!]!;
+      this.wkOff = cum[0]! - before;
+    }
     const span = cum[n - 1]! - cum[0]!;
     this.daysPerWork = span > 0 ? (n - 1) / span : 0;
   }
@@ -283,6 +323,13 @@ export class WorkCalendar {
 
   /** Earliest local instant x with pos(x) = w (a finish-type reading: lands on interval ends). */
   private earliestAt(w: number): number {
+    const fin = this.wkFin;
+    if (fin !== null && w > this.cum[0]! && w <= this.cum[this.hi - this.lo]! && w === Math.floor(w)) {
+      // Inside the table: the week and the minute of the week directly (see wkFin).
+      const u = w - this.wkOff;
+      const k = Math.floor((u - 1) / this.wkWork);
+      return k * 10080 - 5760 + fin[u - k * this.wkWork]!;
+    }
     const i = this.dayEndingAt(w);
     if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
     const pi = this.pat[i]!;
@@ -299,6 +346,12 @@ export class WorkCalendar {
 
   /** Latest local instant x with pos(x) = w (a start-type reading: lands on interval starts). */
   private latestAt(w: number): number {
+    const st = this.wkStart;
+    if (st !== null && w >= this.cum[0]! && w < this.cum[this.hi - this.lo]! && w === Math.floor(w)) {
+      const u = w - this.wkOff;
+      const k = Math.floor(u / this.wkWork);
+      return k * 10080 - 5760 + st[u - k * this.wkWork]!;
+    }
     const i = this.dayStartingAt(w);
     if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
     const pi = this.pat[i]!;

@@ -19,17 +19,18 @@ export function toEpochMinutes(iso: string | null | undefined): number | null {
 /**
  * Direct-mapped caches (a collision simply overwrites the slot): a schedule formats tens
  * of thousands of instants, mostly the same few thousand (day starts and ends). Instants
- * are cached in per-day groups of 16 slots (16384 days), so formatting the instants of a
+ * are cached in per-day groups of 64 slots (4096 days), so formatting the instants of a
  * plan in roughly chronological order touches few cache lines: a typed-array probe that
  * is much cheaper than a `Map` lookup.
  */
-const DAY_GROUPS = 1 << 14;
-const GROUP_BITS = 4;
+const DAY_GROUPS = 1 << 12;
+const GROUP_BITS = 6;
 const isoKeys = new Float64Array(DAY_GROUPS << GROUP_BITS).fill(Number.NaN);
 const isoVals: string[] = new Array<string>(DAY_GROUPS << GROUP_BITS).fill('');
 const DAY_SLOTS = 1 << 14;
 const dayKeys = new Float64Array(DAY_SLOTS).fill(Number.NaN);
 const dayVals: string[] = new Array<string>(DAY_SLOTS).fill('');
+const timeVals: (string | undefined)[] = new Array<string | undefined>(1440).fill(undefined);
 
 /**
  * Formats UTC epoch minutes exactly like `new Date(m * 60000).toISOString()`, but faster:
@@ -60,6 +61,17 @@ function formatIso(epochMinutes: number): string {
     dayVals[slot] = prefix;
   }
   const m = epochMinutes - day * 1440;
+  if ((m | 0) === m) {
+    // Whole minutes: `HH:MM:00.000Z` from a table built on first use.
+    let tail = timeVals[m];
+    if (tail === undefined) {
+      const h = (m / 60) | 0;
+      const mm = m - h * 60;
+      tail = `${h < 10 ? '0' : ''}${h}:${mm < 10 ? '0' : ''}${mm}:00.000Z`;
+      timeVals[m] = tail;
+    }
+    return prefix + tail;
+  }
   const h = (m / 60) | 0;
   const mm = m - h * 60;
   return `${prefix}${h < 10 ? '0' : ''}${h}:${mm < 10 ? '0' : ''}${mm}:00.000Z`;

@@ -365,23 +365,27 @@ export class Network {
       type[m] = HIER;
       dep[m++] = -1;
     }
-    for (let k = 0; k < this.deps.length; k++) {
-      const d = this.deps[k]!;
-      const a = this.index.get(d.predecessorId);
-      const b = this.index.get(d.successorId);
+    const deps = this.deps;
+    const index = this.index;
+    const isSummary = this.isSummary;
+    const linkCount = this.linkCount;
+    for (let k = 0; k < deps.length; k++) {
+      const d = deps[k]!;
+      const a = index.get(d.predecessorId);
+      const b = index.get(d.successorId);
       const ty = d.type;
       const t = ty === undefined || ty === null || ty === 'FS' ? FS : ty === 'SS' ? SS : ty === 'FF' ? FF : ty === 'SF' ? SF : LINK_CODES[ty];
       if (a === undefined || b === undefined || a === b || t === undefined) {
         this.ignoredDependencyIds.push(d.id);
         continue;
       }
-      src[m] = this.outNode(a);
+      src[m] = isSummary[a] ? n + a : a; // outNode(a)
       dst[m] = b;
       type[m] = t;
       lag[m] = Math.round(num(d.lagMin, 0));
       dep[m++] = k;
-      this.linkCount[a]!++;
-      this.linkCount[b]!++;
+      linkCount[a]!++;
+      linkCount[b]!++;
     }
     this.edgeSrc = src.subarray(0, m);
     this.edgeDst = dst.subarray(0, m);
@@ -402,10 +406,15 @@ export class Network {
     const m = this.edgeSrc.length;
     const outStart = new Int32Array(N + 1);
     const inStart = new Int32Array(N + 1);
+    const eSrc = this.edgeSrc;
+    const eDst = this.edgeDst;
+    const eType = this.edgeType;
+    const eLag = this.edgeLag;
+    const eDep = this.edgeDep;
     for (let e = 0; e < m; e++) {
-      if (this.edgeType[e]! < 0) continue;
-      outStart[this.edgeSrc[e]! + 1]!++;
-      inStart[this.edgeDst[e]! + 1]!++;
+      if (eType[e]! < 0) continue;
+      outStart[eSrc[e]! + 1]!++;
+      inStart[eDst[e]! + 1]!++;
     }
     for (let v = 0; v < N; v++) {
       outStart[v + 1]! += outStart[v]!;
@@ -426,10 +435,6 @@ export class Network {
     const outDst = new Int32Array(mo);
     const outType = new Int8Array(mo);
     const outLag = new Float64Array(mo);
-    const eSrc = this.edgeSrc;
-    const eDst = this.edgeDst;
-    const eType = this.edgeType;
-    const eLag = this.edgeLag;
     for (let e = 0; e < m; e++) {
       const t = eType[e]!;
       if (t < 0) continue;
@@ -446,7 +451,7 @@ export class Network {
       inSrc[qi] = a;
       inType[qi] = t;
       inLag[qi] = lag;
-      inDep[qi] = this.edgeDep[e]!;
+      inDep[qi] = eDep[e]!;
     }
     this.outStart = outStart;
     this.outEdges = outEdges;
@@ -476,22 +481,29 @@ export class Network {
 
   /** Kahn's algorithm, ties broken by node number (i.e. by task id) for determinism. */
   private sortTopologically(): boolean {
-    const N = 2 * this.n;
+    const n = this.n;
+    const N = 2 * n;
+    const inStart = this.inStart;
+    const outStart = this.outStart;
+    const outDst = this.outDst;
+    const isSummary = this.isSummary;
     const indeg = new Int32Array(N);
-    for (let v = 0; v < N; v++) indeg[v] = this.inStart[v + 1]! - this.inStart[v]!;
+    for (let v = 0; v < N; v++) indeg[v] = inStart[v + 1]! - inStart[v]!;
     const topo = new Int32Array(N);
     let head = 0;
     let tail = 0;
     let live = 0;
     for (let v = 0; v < N; v++) {
-      if (!this.isLive(v)) continue;
+      // isLive(v), inlined.
+      if (v >= n && isSummary[v - n] !== 1) continue;
       live++;
       if (indeg[v] === 0) topo[tail++] = v;
     }
     while (head < tail) {
       const v = topo[head++]!;
-      for (let k = this.outStart[v]!; k < this.outStart[v + 1]!; k++) {
-        const w = this.outDst[k]!;
+      const end = outStart[v + 1]!;
+      for (let k = outStart[v]!; k < end; k++) {
+        const w = outDst[k]!;
         if (--indeg[w]! === 0) topo[tail++] = w;
       }
     }

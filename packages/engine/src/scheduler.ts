@@ -1,5 +1,6 @@
 import type { WorkCalendar } from './calendar.js';
 import { toIsoString } from './instant.js';
+import { fastPaths } from './internal.js';
 import {
   C_ALAP,
   C_ASAP,
@@ -76,6 +77,7 @@ export class Scheduler {
    * again (the calendar guarantees it, see `WorkCalendar.exactPosition`), so the floats
    * reuse what the passes already computed. A pair whose instant differs is ignored.
    */
+  private remember = true;
   private tEs!: Float64Array;
   private pEs!: Float64Array;
   private tEf!: Float64Array;
@@ -214,6 +216,7 @@ export class Scheduler {
     this.sumEF = f64(n);
     this.sumLS = f64(n);
     this.sumLF = f64(n);
+    this.remember = fastPaths.rememberedPositions;
     this.tEs = f64(n).fill(NaN);
     this.pEs = f64(n);
     this.tEf = f64(n).fill(NaN);
@@ -436,9 +439,10 @@ export class Scheduler {
       out.has = true;
       const u = net.inSrc[q]!;
       const lag = net.inLag[q]!;
-      const base = this.predEarly(u, v, t === FS || t === FF);
+      const base = this.pass2 ? this.predEarly(u, v, t === FS || t === FF) : t === FS || t === FF ? this.ef[u]! : this.es[u]!;
       if (!Number.isFinite(base)) continue;
-      const c = cal.shift(base, lag);
+      // shift(t, 0) is t: most links have no lag.
+      const c = lag === 0 ? base : cal.shift(base, lag);
       const k = net.inDep[q]!;
       if (t === FS || t === SS) {
         if (c > out.s || (c === out.s && out.sDep >= 0 && net.deps[k]!.id < net.deps[out.sDep]!.id)) {
@@ -574,6 +578,10 @@ export class Scheduler {
     let ef: number;
     // Working position of es (NaN when not known without a lookup).
     let wS = NaN;
+    // Whether es / ef are known to sit at positions wS / wS + d (checked right after each
+    // conversion: a later lookup may grow the calendar's table, see exactPosition).
+    let exactS = false;
+    let exactF = false;
     if (net.milestone[i] === 1) {
       es = cal.nextMilestoneStart(es);
       ef = cal.addWork(es, d);
@@ -581,10 +589,11 @@ export class Scheduler {
       // nextWorkStart + addWork share one position lookup.
       wS = cal.position(es);
       es = cal.startAtPosition(wS);
+      exactS = this.remember && cal.exactPosition(wS);
       ef = d > 0 ? cal.finishAtPosition(wS + d) : es;
+      exactF = this.remember && d > 0 && cal.exactPosition(wS + d);
     }
     const wF = wS + d;
-    const exactF = d > 0 && cal.exactPosition(wF);
     // MSP keeps a finish driven by FF/SF (or a finish constraint) as computed, e.g. a Monday
     // 08:00 finish stays Monday 08:00 instead of the equivalent Friday 17:00.
     if (d > 0 && finishFixed === finishFixed && finishFixed !== ef && cal.position(finishFixed) === (exactF ? wF : cal.position(ef))) ef = finishFixed;
@@ -592,7 +601,7 @@ export class Scheduler {
     this.ef[i] = ef;
     // Remember the positions for the floats: es sits at wS, ef at wS + d (a finishFixed kept
     // above has the same position as the computed finish).
-    if (cal.exactPosition(wS)) {
+    if (exactS) {
       this.tEs[i] = es;
       this.pEs[i] = wS;
     }
@@ -653,7 +662,7 @@ export class Scheduler {
     let c: number;
     switch (t) {
       case FS:
-        c = calX.shift(lsx, -lag);
+        c = lag === 0 ? lsx : calX.shift(lsx, -lag);
         break;
       case SS: {
         if (uStartedOrManual) return this.projectFinish;
@@ -662,7 +671,7 @@ export class Scheduler {
         break;
       }
       case FF:
-        c = calX.shift(lfx, -lag);
+        c = lag === 0 ? lfx : calX.shift(lfx, -lag);
         break;
       default: {
         if (uStartedOrManual) return this.projectFinish;
@@ -725,18 +734,29 @@ export class Scheduler {
     if (dl < lf) lf = dl;
     // normalizeFinish + subWork share one position lookup.
     const w = cal.position(lf);
-    if (!net.manual[i]) lf = cal.finishAtPosition(w);
+    // Whether lf / lss are known to sit at positions w / w − rem (checked right after each
+    // conversion; a manual task's lf is not converted and w may be a clamped reading).
+    let exactF = false;
+    if (!net.manual[i]) {
+      lf = cal.finishAtPosition(w);
+      exactF = this.remember && cal.exactPosition(w);
+    }
     this.lf[i] = lf;
     const rem = net.remaining[i]!;
-    const lss = rem > 0 ? cal.startAtPosition(w - rem) : lf;
+    let lss = lf;
+    let exactS = exactF;
+    if (rem > 0) {
+      lss = cal.startAtPosition(w - rem);
+      exactS = this.remember && cal.exactPosition(w - rem);
+    }
     this.lss[i] = lss;
     this.ls[i] = net.started[i] ? net.actualStart[i]! : lss;
     // Remember the positions for the floats (lf sits at w, lss at w − rem).
-    if (cal.exactPosition(w)) {
+    if (exactF) {
       this.tLf[i] = lf;
       this.pLf[i] = w;
     }
-    if (!net.started[i] && cal.exactPosition(w - rem)) {
+    if (exactS && !net.started[i]) {
       this.tLs[i] = lss;
       this.pLs[i] = w - rem;
     }

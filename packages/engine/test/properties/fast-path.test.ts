@@ -1,0 +1,131 @@
+import fc from 'fast-check';
+import { test } from '@fast-check/vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { compileCalendars, schedule, Scheduler, type ScheduleInput, type ScheduleResult } from '../../src/index.js';
+import { fastPaths } from '../../src/internal.js';
+import { arbPlan, CALENDARS } from './arbitraries.js';
+
+// Differential test: the fast paths (weekly calendar tables, positions remembered by the
+// passes) against the general code, on random plans. ENGINE_PROP_SEED / ENGINE_PROP_RUNS
+// as in invariants.test.ts.
+const SEED = process.env.ENGINE_PROP_SEED ? { seed: Number(process.env.ENGINE_PROP_SEED) } : {};
+const RUNS = { numRuns: Number(process.env.ENGINE_PROP_RUNS ?? 150), ...SEED };
+
+function withFastPaths<T>(on: boolean, f: () => T): T {
+  fastPaths.weeklyCalendar = on;
+  fastPaths.rememberedPositions = on;
+  try {
+    return f();
+  } finally {
+    fastPaths.weeklyCalendar = true;
+    fastPaths.rememberedPositions = true;
+  }
+}
+
+function both(f: () => ScheduleResult): [ScheduleResult, ScheduleResult] {
+  return [withFastPaths(true, f), withFastPaths(false, f)];
+}
+
+/** Every task (and the project) on one calendar; optionally some dates moved by whole years. */
+const arbSingleCalendarPlan = fc
+  .tuple(
+    arbPlan(),
+    fc.constantFrom(null, 'mornings', 'nights', 'ny', 'tueoff'),
+    fc.array(fc.constantFrom(0, 0, 0, -450, -250, -3, 3, 120, 250, 450), { minLength: 14, maxLength: 14 }),
+  )
+  .map(([input, cal, years]): ScheduleInput => {
+    const move = (iso: string | null | undefined, k: number): string | null | undefined =>
+      iso && years[k] ? new Date(Date.parse(iso) + years[k]! * 365 * 86_400_000).toISOString() : iso;
+    return {
+      ...input,
+      project: { ...input.project, calendarId: cal },
+      tasks: input.tasks.map((t, k) => ({
+        ...t,
+        calendarId: cal,
+        constraintDate: move(t.constraintDate, k),
+        deadline: move(t.deadline, (k + 1) % 14),
+      })),
+    };
+  });
+
+describe('property: fast paths equal the general code', () => {
+  afterEach(() => {
+    fastPaths.weeklyCalendar = true;
+    fastPaths.rememberedPositions = true;
+  });
+
+  it('the fast paths are really taken (the comparison is not vacuous)', () => {
+    const tables = (on: boolean) =>
+      withFastPaths(on, () => (compileCalendars(CALENDARS).get('standard') as unknown as { wkFin: Int32Array | null }).wkFin);
+    expect(tables(true)).not.toBeNull();
+    expect(tables(false)).toBeNull();
+    expect((compileCalendars(CALENDARS).get('tueoff') as unknown as { wkFin: Int32Array | null }).wkFin).toBeNull();
+  });
+
+  test.prop([arbSingleCalendarPlan], RUNS)('single-calendar plans: full schedule', (input) => {
+    const [fast, general] = both(() => schedule(input));
+    expect(fast).toEqual(general);
+  });
+
+  test.prop([arbPlan()], RUNS)('multi-calendar plans: full schedule', (input) => {
+    const [fast, general] = both(() => schedule(input));
+    expect(fast).toEqual(general);
+  });
+
+  test.prop([arbSingleCalendarPlan, fc.nat(), fc.integer({ min: 0, max: 3000 })], RUNS)(
+    'single-calendar plans: incremental update after a duration edit',
+    (input, pick, value) => {
+      const i = pick % input.tasks.length;
+      const tasks = input.tasks.slice();
+      tasks[i] = { ...tasks[i]!, durationMin: value };
+      const next = { ...input, tasks };
+      const [fast, general] = both(() => {
+        const s = new Scheduler(input);
+        return s.update(next, { changedTaskIds: [tasks[i]!.id] });
+      });
+      expect(fast).toEqual(general);
+    },
+  );
+
+  // The calendar primitives on their own, over instants up to ±600 years from the plan (the
+  // day table stops growing at about 400 years, so clamped readings are compared too).
+  const arbSteps = fc.array(
+    fc.record({
+      op: fc.constantFrom('addWork', 'subWork', 'shift', 'nextWorkStart', 'nextMilestoneStart', 'normalizeFinish', 'workBetween'),
+      years: fc.constantFrom(0, 0, 0, 0, -1, 1, -30, 30, -250, 250, -600, 600),
+      minute: fc.integer({ min: 0, max: 60 * 24 * 21 }),
+      amount: fc.oneof(fc.integer({ min: -3000, max: 3000 }), fc.integer({ min: -5_000_000, max: 5_000_000 })),
+    }),
+    { minLength: 1, maxLength: 40 },
+  );
+  test.prop([fc.constantFrom('standard', ...CALENDARS.map((c) => c.id)), arbSteps], RUNS)(
+    'calendar primitives: weekly tables equal the day walk',
+    (calId, steps) => {
+      const run = (on: boolean): number[] =>
+        withFastPaths(on, () => {
+          const cal = compileCalendars(CALENDARS).get(calId)!;
+          const base = Date.UTC(2026, 1, 26) / 60_000;
+          return steps.map(({ op, years, minute, amount }) => {
+            const t = base + years * 525_600 + minute;
+            switch (op) {
+              case 'addWork':
+                return cal.addWork(t, Math.abs(amount));
+              case 'subWork':
+                return cal.subWork(t, Math.abs(amount));
+              case 'shift':
+                return cal.shift(t, amount);
+              case 'nextWorkStart':
+                return cal.nextWorkStart(t);
+              case 'nextMilestoneStart':
+                return cal.nextMilestoneStart(t);
+              case 'normalizeFinish':
+                return cal.normalizeFinish(t);
+              default:
+                return cal.workBetween(t, t + amount);
+            }
+          });
+        });
+      expect(run(true)).toEqual(run(false));
+    },
+  );
+});
