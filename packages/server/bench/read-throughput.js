@@ -13,8 +13,8 @@ import autocannon from 'autocannon';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const gantryBin = path.resolve(here, '../bin/gantry.js');
-const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
-const durationSec = Number(process.env.BENCH_SECONDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const durationSec = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = 16;
 
 function freePort() {
@@ -108,7 +108,9 @@ try {
     bareRps.push(await load(bareUrl, headers));
     gantryRps.push(await load(url, headers));
   }
-  const ratio = median(gantryRps) / median(bareRps);
+  // Each round measures both servers back to back, so a round's ratio shares its noise;
+  // the median of the rounds' ratios is the figure.
+  const ratio = median(gantryRps.map((rps, round) => rps / bareRps[round]));
   console.log(`GET /api/projects/{id} (${bytes.length} bytes, ${connections} connections, ${rounds}×${durationSec}s):`);
   console.log(`  gantry  ${gantryRps.map((r) => r.toFixed(0)).join(' / ')} req/s`);
   console.log(`  bare    ${bareRps.map((r) => r.toFixed(0)).join(' / ')} req/s`);
