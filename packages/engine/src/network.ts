@@ -3,7 +3,10 @@ import { toEpochMinutes } from './instant.js';
 import { pertExpectedDuration } from './pert.js';
 import type { CycleReport, DependencyInput, ScheduleInput, TaskInput } from './types.js';
 
-/** Edge kinds; 4 is the implicit summary hierarchy edge. */
+/**
+ * Edge kinds; 4 is a summary hierarchy edge, which exists explicitly only inside the cycle
+ * search (the graph itself holds links only, the hierarchy is `parent`/`children`).
+ */
 export const FS = 0;
 export const SS = 1;
 export const FF = 2;
@@ -53,7 +56,8 @@ function minutes(v: unknown): number {
  * (collects links into the summary and hands them down to its children) and an *exit*
  * node n+i (rolls its children up and feeds links out of the summary). This turns summary
  * links into O(1) edges instead of expanding them per leaf, and makes "summary linked to
- * its own child" an ordinary cycle.
+ * its own child" an ordinary cycle. The hierarchy relations (entry p → child i, out node of
+ * i → exit n+p) are implicit: only links are stored as edges.
  */
 export class Network {
   readonly n: number;
@@ -266,11 +270,7 @@ export class Network {
 
     // Dependencies keep their input order: results never depend on it (ties between links
     // are broken by dependency id, cycle reports are canonicalised).
-    const deps: DependencyInput[] = [];
-    for (const d of Array.isArray(input?.dependencies) ? input.dependencies : []) {
-      if (d !== null && typeof d === 'object' && typeof d.id === 'string') deps.push(d);
-    }
-    this.deps = deps;
+    this.deps = validDependencies(Array.isArray(input?.dependencies) ? input.dependencies : []);
     this.buildGraph();
   }
 
@@ -346,47 +346,16 @@ export class Network {
 
   private buildGraph(): void {
     const n = this.n;
-    const cap = 2 * n + this.deps.length;
+    // Only links become edges; the summary hierarchy (entry p → child i, outNode(i) → exit
+    // n+p) is implied by `parent`/`children` and handled by the topological sort and the
+    // passes directly (see `hierarchyEdges` for the cycle search, which needs it explicit).
+    const cap = this.deps.length;
     const src = new Int32Array(cap);
     const dst = new Int32Array(cap);
     const type = new Int8Array(cap);
     const lag = new Float64Array(cap);
     const dep = new Int32Array(cap);
-    let m = 0;
-    for (let i = 0; i < n; i++) {
-      const p = this.parent[i]!;
-      if (p < 0) continue;
-      src[m] = p;
-      dst[m] = i;
-      type[m] = HIER;
-      dep[m++] = -1;
-      src[m] = this.outNode(i);
-      dst[m] = n + p;
-      type[m] = HIER;
-      dep[m++] = -1;
-    }
-    const deps = this.deps;
-    const index = this.index;
-    const isSummary = this.isSummary;
-    const linkCount = this.linkCount;
-    for (let k = 0; k < deps.length; k++) {
-      const d = deps[k]!;
-      const a = index.get(d.predecessorId);
-      const b = index.get(d.successorId);
-      const ty = d.type;
-      const t = ty === undefined || ty === null || ty === 'FS' ? FS : ty === 'SS' ? SS : ty === 'FF' ? FF : ty === 'SF' ? SF : LINK_CODES[ty];
-      if (a === undefined || b === undefined || a === b || t === undefined) {
-        this.ignoredDependencyIds.push(d.id);
-        continue;
-      }
-      src[m] = isSummary[a] ? n + a : a; // outNode(a)
-      dst[m] = b;
-      type[m] = t;
-      lag[m] = Math.round(num(d.lagMin, 0));
-      dep[m++] = k;
-      linkCount[a]!++;
-      linkCount[b]!++;
-    }
+    const m = compileLinks(this.deps, this.index, this.isSummary, this.linkCount, n, src, dst, type, lag, dep, this.ignoredDependencyIds);
     this.edgeSrc = src.subarray(0, m);
     this.edgeDst = dst.subarray(0, m);
     this.edgeType = type.subarray(0, m);
@@ -487,8 +456,17 @@ export class Network {
     const outStart = this.outStart;
     const outDst = this.outDst;
     const isSummary = this.isSummary;
+    const parent = this.parent;
+    const children = this.children;
     const indeg = new Int32Array(N);
     for (let v = 0; v < N; v++) indeg[v] = inStart[v + 1]! - inStart[v]!;
+    // Implicit hierarchy edges: entry p → child i and outNode(i) → exit n+p.
+    for (let i = 0; i < n; i++) {
+      const p = parent[i]!;
+      if (p < 0) continue;
+      indeg[i]!++;
+      indeg[n + p]!++;
+    }
     const topo = new Int32Array(N);
     let head = 0;
     let tail = 0;
@@ -501,6 +479,22 @@ export class Network {
     }
     while (head < tail) {
       const v = topo[head++]!;
+      // Hierarchy successors first, in child order (as when they were ordinary edges).
+      if (v < n) {
+        if (isSummary[v] === 1) {
+          const cs = children[v]!;
+          for (let k = 0; k < cs.length; k++) {
+            const c = cs[k]!;
+            if (--indeg[c]! === 0) topo[tail++] = c;
+          }
+        } else if (parent[v]! >= 0) {
+          const w = n + parent[v]!;
+          if (--indeg[w]! === 0) topo[tail++] = w;
+        }
+      } else if (parent[v - n]! >= 0) {
+        const w = n + parent[v - n]!;
+        if (--indeg[w]! === 0) topo[tail++] = w;
+      }
       const end = outStart[v + 1]!;
       for (let k = outStart[v]!; k < end; k++) {
         const w = outDst[k]!;
@@ -513,59 +507,68 @@ export class Network {
 
   /** Finds strongly connected components, reports cycles and disables the links inside them. */
   private reportCycles(): void {
-    const scc = stronglyConnected(2 * this.n, this.outStart, this.outEdges, this.edgeDst, (v) => this.isLive(v));
+    // The cycle search needs the hierarchy as explicit edges: links keep their edge ids
+    // 0..m-1, hierarchy edges (type HIER) follow.
+    const n = this.n;
+    const N = 2 * n;
+    const m = this.edgeSrc.length;
+    let h = 0;
+    for (let i = 0; i < n; i++) if (this.parent[i]! >= 0) h += 2;
+    const eSrc = new Int32Array(m + h);
+    const eDst = new Int32Array(m + h);
+    const eType = new Int8Array(m + h);
+    eSrc.set(this.edgeSrc);
+    eDst.set(this.edgeDst);
+    eType.set(this.edgeType);
+    let e0 = m;
+    for (let i = 0; i < n; i++) {
+      const p = this.parent[i]!;
+      if (p < 0) continue;
+      eSrc[e0] = p;
+      eDst[e0] = i;
+      eType[e0++] = HIER;
+      eSrc[e0] = this.outNode(i);
+      eDst[e0] = n + p;
+      eType[e0++] = HIER;
+    }
+    const outStart = new Int32Array(N + 1);
+    for (let e = 0; e < m + h; e++) if (eType[e]! >= 0) outStart[eSrc[e]! + 1]!++;
+    for (let v = 0; v < N; v++) outStart[v + 1]! += outStart[v]!;
+    const outEdges = new Int32Array(outStart[N]!);
+    const oc = outStart.slice(0, N);
+    for (let e = 0; e < m + h; e++) if (eType[e]! >= 0) outEdges[oc[eSrc[e]!]!++] = e;
+    const scc = stronglyConnected(N, outStart, outEdges, eDst, (v) => this.isLive(v));
     const comp = scc.comp;
     const covered = new Set<number>();
     const found = new Map<string, CycleReport>();
     // Canonical order (by dependency id) so reports never depend on input order.
     const order: number[] = [];
-    for (let e = 0; e < this.edgeSrc.length; e++) if (this.edgeType[e] !== HIER && comp[this.edgeSrc[e]!] === comp[this.edgeDst[e]!]) order.push(e);
+    for (let e = 0; e < m; e++) if (eType[e] !== HIER && comp[eSrc[e]!] === comp[eDst[e]!]) order.push(e);
     order.sort((x, y) => cmpStr(this.deps[this.edgeDep[x]!]!.id, this.deps[this.edgeDep[y]!]!.id) || x - y);
     for (const e of order) {
-      const a = this.edgeSrc[e]!;
-      const b = this.edgeDst[e]!;
-      if (this.edgeType[e] === HIER || comp[a] !== comp[b] || covered.has(e)) continue;
+      const a = eSrc[e]!;
+      const b = eDst[e]!;
+      if (eType[e] === HIER || comp[a] !== comp[b] || covered.has(e)) continue;
       // Shortest path b → a inside the component closes a cycle through e.
-      const path = this.shortestPath(b, a, comp);
+      const path = shortestPath(b, a, comp, outStart, outEdges, eDst);
       if (path === null) continue;
       const nodes = [a, ...path];
       for (let k = 0; k < nodes.length - 1; k++) {
-        for (let q = this.outStart[nodes[k]!]!; q < this.outStart[nodes[k]! + 1]!; q++) {
-          const ee = this.outEdges[q]!;
-          if (this.edgeDst[ee] === nodes[k + 1] && this.edgeType[ee] !== HIER) covered.add(ee);
+        for (let q = outStart[nodes[k]!]!; q < outStart[nodes[k]! + 1]!; q++) {
+          const ee = outEdges[q]!;
+          if (eDst[ee] === nodes[k + 1] && eType[ee] !== HIER) covered.add(ee);
         }
       }
       const report = this.describeCycle(nodes);
       if (!found.has(report.path)) found.set(report.path, report);
     }
     this.cycles.push(...[...found.values()].sort((x, y) => cmpStr(x.path, y.path)));
-    for (let e = 0; e < this.edgeSrc.length; e++) {
+    for (let e = 0; e < m; e++) {
       if (this.edgeType[e] !== HIER && comp[this.edgeSrc[e]!] === comp[this.edgeDst[e]!]) {
         this.ignoredDependencyIds.push(this.deps[this.edgeDep[e]!]!.id);
         this.edgeType[e] = -1;
       }
     }
-  }
-
-  private shortestPath(from: number, to: number, comp: Int32Array): number[] | null {
-    const prev = new Map<number, number>([[from, -1]]);
-    const queue = [from];
-    for (let h = 0; h < queue.length; h++) {
-      const v = queue[h]!;
-      if (v === to) break;
-      const next: number[] = [];
-      for (let k = this.outStart[v]!; k < this.outStart[v + 1]!; k++) next.push(this.edgeDst[this.outEdges[k]!]!);
-      next.sort((x, y) => x - y);
-      for (const w of next) {
-        if (comp[w] !== comp[from] || prev.has(w)) continue;
-        prev.set(w, v);
-        queue.push(w);
-      }
-    }
-    if (!prev.has(to)) return null;
-    const path: number[] = [];
-    for (let v = to; v !== -1; v = prev.get(v)!) path.push(v);
-    return path.reverse();
   }
 
   /** Maps a node cycle (first node repeated implicitly) to task labels, rotated to start at the smallest id. */
@@ -647,4 +650,80 @@ function stronglyConnected(
     }
   }
   return { comp };
+}
+
+/**
+ * Compiles the links into edge arrays (kept out of `buildGraph` so that it is optimised
+ * as one loop); returns the edge count. Invalid links go to `ignored`.
+ */
+function compileLinks(
+  deps: DependencyInput[],
+  index: Map<string, number>,
+  isSummary: Uint8Array,
+  linkCount: Int32Array,
+  n: number,
+  src: Int32Array,
+  dst: Int32Array,
+  type: Int8Array,
+  lag: Float64Array,
+  dep: Int32Array,
+  ignored: string[],
+): number {
+  let m = 0;
+  for (let k = 0; k < deps.length; k++) {
+    const d = deps[k]!;
+    const a = index.get(d.predecessorId);
+    const b = index.get(d.successorId);
+    const ty = d.type;
+    const t = ty === undefined || ty === null || ty === 'FS' ? FS : ty === 'SS' ? SS : ty === 'FF' ? FF : ty === 'SF' ? SF : LINK_CODES[ty];
+    if (a === undefined || b === undefined || a === b || t === undefined) {
+      ignored.push(d.id);
+      continue;
+    }
+    src[m] = isSummary[a] ? n + a : a; // outNode(a)
+    dst[m] = b;
+    type[m] = t;
+    lag[m] = Math.round(num(d.lagMin, 0));
+    dep[m++] = k;
+    linkCount[a]!++;
+    linkCount[b]!++;
+  }
+  return m;
+}
+
+function shortestPath(from: number, to: number, comp: Int32Array, outStart: Int32Array, outEdges: Int32Array, edgeDst: Int32Array): number[] | null {
+  const prev = new Map<number, number>([[from, -1]]);
+  const queue = [from];
+  for (let h = 0; h < queue.length; h++) {
+    const v = queue[h]!;
+    if (v === to) break;
+    const next: number[] = [];
+    for (let k = outStart[v]!; k < outStart[v + 1]!; k++) next.push(edgeDst[outEdges[k]!]!);
+    next.sort((x, y) => x - y);
+    for (const w of next) {
+      if (comp[w] !== comp[from] || prev.has(w)) continue;
+      prev.set(w, v);
+      queue.push(w);
+    }
+  }
+  if (!prev.has(to)) return null;
+  const path: number[] = [];
+  for (let v = to; v !== -1; v = prev.get(v)!) path.push(v);
+  return path.reverse();
+}
+
+/** The dependencies with a string id, in input order (a plain copy when all have one). */
+function validDependencies(list: readonly DependencyInput[]): DependencyInput[] {
+  let all = true;
+  for (let k = 0; k < list.length; k++) {
+    const d = list[k];
+    if (d === null || typeof d !== 'object' || typeof d.id !== 'string') {
+      all = false;
+      break;
+    }
+  }
+  if (all) return list.slice();
+  const deps: DependencyInput[] = [];
+  for (const d of list) if (d !== null && typeof d === 'object' && typeof d.id === 'string') deps.push(d);
+  return deps;
 }

@@ -12,7 +12,6 @@ import {
   C_SNLT,
   FF,
   FS,
-  HIER,
   Network,
   SF,
   SS,
@@ -329,6 +328,28 @@ export class Scheduler {
     return false;
   }
 
+  /** Marks the hierarchy predecessors of node v (parent entry → child, child out-node → parent exit). */
+  private markHierPreds(v: number, mark: Uint8Array): void {
+    const net = this.net;
+    const n = net.n;
+    if (v < n) {
+      const p = net.parent[v]!;
+      if (p >= 0) mark[p] = 1;
+    } else for (const c of net.children[v - n]!) mark[net.outNode(c)] = 1;
+  }
+
+  /** Marks the hierarchy successors of node v. */
+  private markHierSuccs(v: number, mark: Uint8Array): void {
+    const net = this.net;
+    const n = net.n;
+    if (v < n && net.isSummary[v]) {
+      for (const c of net.children[v]!) mark[c] = 1;
+      return;
+    }
+    const p = net.parent[v < n ? v : v - n]!;
+    if (p >= 0) mark[n + p] = 1;
+  }
+
   private spreadFloatDirt(): void {
     const net = this.net;
     const N = 2 * net.n;
@@ -337,10 +358,12 @@ export class Scheduler {
     for (let v = 0; v < N; v++) {
       if (!d[v]) continue;
       for (let k = net.inStart[v]!; k < net.inStart[v + 1]!; k++) extra[net.inSrc[k]!] = 1;
+      this.markHierPreds(v, extra);
       // Free float towards a summary uses its rolled-up (exit node) dates.
       if (v >= net.n) {
         const x = v - net.n;
         for (let k = net.inStart[x]!; k < net.inStart[x + 1]!; k++) extra[net.inSrc[k]!] = 1;
+        this.markHierPreds(x, extra);
       }
     }
     for (let v = 0; v < N; v++) if (extra[v]) d[v] = 1;
@@ -388,6 +411,7 @@ export class Scheduler {
       if (v < net.n && net.isSummary[v]) for (const c of net.children[v]!) dirty[c] = 1;
       if (this.es[v] !== oldEs || this.ef[v] !== oldEf || this.hasPred[v] !== oldHas) {
         for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) dirty[net.outDst[q]!] = 1;
+        this.markHierSuccs(v, dirty);
         this.dirtyB[v] = 1;
         this.dirtyT[v] = 1;
         // Early dates decide which child is a summary's earliest (SS/SF out of summaries).
@@ -435,7 +459,6 @@ export class Scheduler {
     const net = this.net;
     for (let q = net.inStart[node]!; q < net.inStart[node + 1]!; q++) {
       const t = net.inType[q]!;
-      if (t === HIER) continue;
       out.has = true;
       const u = net.inSrc[q]!;
       const lag = net.inLag[q]!;
@@ -641,6 +664,7 @@ export class Scheduler {
       if (this.sweep) continue;
       if (this.ls[v] !== oLs || this.lf[v] !== oLf || this.lss[v] !== oLss) {
         for (let q = net.inStart[v]!; q < net.inStart[v + 1]!; q++) dirty[net.inSrc[q]!] = 1;
+        this.markHierPreds(v, dirty);
         this.dirtyT[v] = 1;
       }
     }
@@ -694,20 +718,19 @@ export class Scheduler {
     const pf = this.projectFinish;
     const startedOrManual = net.started[i] === 1 || net.manual[i] === 1;
     let lf = pf;
-    for (let q = net.outStart[i]!; q < net.outStart[i + 1]!; q++) {
-      const x = net.outDst[q]!;
-      const t = net.outType[q]!;
-      if (t === HIER) {
-        // Bounds handed down by the parent summary's exit node.
-        if (this.lf[x]! < lf) lf = this.lf[x]!;
-        const lsb = this.ls[x]!;
-        if (Number.isFinite(lsb) && this.es[i] === this.es[x]) {
-          const c = cal.addWork(lsb, d);
-          if (c < lf) lf = c;
-        }
-        continue;
+    const p = net.parent[i]!;
+    if (p >= 0) {
+      // Bounds handed down by the parent summary's exit node.
+      const x = net.n + p;
+      if (this.lf[x]! < lf) lf = this.lf[x]!;
+      const lsb = this.ls[x]!;
+      if (Number.isFinite(lsb) && this.es[i] === this.es[x]) {
+        const c = cal.addWork(lsb, d);
+        if (c < lf) lf = c;
       }
-      const c = this.lateCandidate(t, net.outLag[q]!, x, cal, d, startedOrManual, false);
+    }
+    for (let q = net.outStart[i]!; q < net.outStart[i + 1]!; q++) {
+      const c = this.lateCandidate(net.outType[q]!, net.outLag[q]!, net.outDst[q]!, cal, d, startedOrManual, false);
       if (c < lf) lf = c;
     }
     if (net.backward) lf = this.applyBackwardModeEarlyConstraints(i, lf, cal, d);
@@ -779,14 +802,15 @@ export class Scheduler {
     const cal = net.cals[s]!;
     let lf = this.projectFinish;
     let ls = POS;
+    const p = net.parent[s]!;
+    if (p >= 0) {
+      const x = net.n + p;
+      if (this.lf[x]! < lf) lf = this.lf[x]!;
+      if (this.ls[x]! < ls && this.es[v] === this.es[x]) ls = this.ls[x]!;
+    }
     for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
       const x = net.outDst[q]!;
       const t = net.outType[q]!;
-      if (t === HIER) {
-        if (this.lf[x]! < lf) lf = this.lf[x]!;
-        if (this.ls[x]! < ls && this.es[v] === this.es[x]) ls = this.ls[x]!;
-        continue;
-      }
       const c = this.lateCandidate(t, net.outLag[q]!, x, cal, 0, false, t === SS || t === SF);
       if (t === SS || t === SF) {
         if (c < ls) ls = c;
@@ -900,7 +924,6 @@ export class Scheduler {
     const net = this.net;
     for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
       const t = net.outType[q]!;
-      if (t === HIER) continue;
       // Inherited SS/SF links bind only the summary's earliest leaf (§4.2).
       if (leaf >= 0 && (t === SS || t === SF) && this.es[leaf] !== this.es[v]) continue;
       const x = net.outDst[q]!;
