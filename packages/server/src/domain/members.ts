@@ -1,31 +1,45 @@
-import type { Member, ProjectRole } from '@gantry/contract';
+import type { FieldProblem, Member, ProjectRole } from '@gantry/contract';
+import type { ProjectRow } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import { notFound } from './errors.js';
 import { appendEvents } from './outbox.js';
 import { effectiveProjectRole, requireProject } from './permissions.js';
 import { displayName, normalizeEmail } from './users.js';
 
+type Person = Awaited<ReturnType<DomainContext['store']['q']['projects']['listPeople']>>[number];
+
+/** Everyone with access to the project (direct or through the workspace), with the effective role, by user id. */
+export async function projectMembers(ctx: DomainContext, project: Pick<ProjectRow, 'id' | 'workspace_id'>): Promise<Map<string, Person & { role: ProjectRole }>> {
+  const people = await ctx.store.q.projects.listPeople(project.id, project.workspace_id);
+  return new Map(
+    people.flatMap((person) => {
+      const role = effectiveProjectRole(person.workspace_role, person.direct_role);
+      return role ? [[person.id, { ...person, role }] as const] : [];
+    }),
+  );
+}
+
+/** A 400 problem (`field[i]`) for every user id that is not a member of the project. */
+export function nonMemberProblems(members: ReadonlyMap<string, unknown>, userIds: readonly string[], field: string): FieldProblem[] {
+  return userIds.flatMap((userId, index) => (members.has(userId) ? [] : [{ path: `${field}[${index}]`, message: 'is not a member of this project' }]));
+}
+
 /** Everyone with access to the project: direct members and the workspace's members. */
 export async function listProjectMembers(ctx: DomainContext, actor: Actor, projectId: string): Promise<Member[]> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
-  const people = await ctx.store.q.projects.listPeople(project.id, project.workspace_id);
-  return people.flatMap((person) => {
-    const role = effectiveProjectRole(person.workspace_role, person.direct_role);
-    if (!role) return [];
+  return [...(await projectMembers(ctx, project)).values()].map((person) => {
     const since = [person.direct_since, person.workspace_since].filter((at): at is string => at !== null).sort();
-    return [
-      {
-        userId: person.id,
-        name: displayName(person),
-        email: person.email,
-        role,
-        directRole: person.direct_role,
-        inherited: person.workspace_role !== null,
-        resourceId: null,
-        addedAt: since[0] ?? nowIso(ctx),
-        avatarUrl: person.avatar_url,
-      },
-    ];
+    return {
+      userId: person.id,
+      name: displayName(person),
+      email: person.email,
+      role: person.role,
+      directRole: person.direct_role,
+      inherited: person.workspace_role !== null,
+      resourceId: null,
+      addedAt: since[0] ?? nowIso(ctx),
+      avatarUrl: person.avatar_url,
+    };
   });
 }
 

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Task } from '@gantry/contract';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { invalid, notFound } from '../errors.js';
-import { effectiveProjectRole, requireProject } from '../permissions.js';
+import { nonMemberProblems, projectMembers } from '../members.js';
+import { requireProject } from '../permissions.js';
 import { displayName } from '../users.js';
 import { presentTask } from './presenters.js';
-import { writePlan, type PlanWriteResult } from './write-plan.js';
+import { assigneeViews, writePlan, type PlanWriteResult } from './write-plan.js';
 
 /**
  * Replaces who is assigned to a task. `userIds` must be project members (each gets the
@@ -22,11 +23,8 @@ export async function putAssignees(
 ): Promise<PlanWriteResult & { task: Task }> {
   const { project } = await requireProject(ctx, actor, projectId, 'editor');
   if (!(await ctx.store.q.tasks.findById(projectId, taskId))) throw notFound('task');
-  const people = new Map((await ctx.store.q.projects.listPeople(project.id, project.workspace_id)).map((p) => [p.id, p]));
-  const problems = input.userIds.flatMap((userId, index) => {
-    const person = people.get(userId);
-    return person && effectiveProjectRole(person.workspace_role, person.direct_role) ? [] : [{ path: `userIds[${index}]`, message: 'is not a member of this project' }];
-  });
+  const people = await projectMembers(ctx, project);
+  const problems = nonMemberProblems(people, input.userIds, 'userIds');
   if (problems.length > 0) throw invalid(problems);
 
   const memberResourceIds: string[] = [];
@@ -56,10 +54,7 @@ export async function putAssignees(
       }
     },
   );
-  const { plan } = result;
-  const assignments = plan.assignments.get(taskId) ?? [];
-  const row = plan.tasks.get(taskId);
+  const row = result.plan.tasks.get(taskId);
   if (!row) throw notFound('task');
-  const views = assignments.map((a) => ({ resourceId: a.resource_id, userId: plan.resources.get(a.resource_id)?.user_id ?? null, name: plan.resources.get(a.resource_id)?.name ?? '', unitsPct: a.units_pct }));
-  return { ...result, task: presentTask(row, project.key, views.sort((a, b) => a.name.localeCompare(b.name)), ctx.baseUrl) };
+  return { ...result, task: presentTask(row, project.key, assigneeViews(result.plan, taskId), ctx.baseUrl) };
 }

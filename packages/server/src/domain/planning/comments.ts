@@ -4,7 +4,8 @@ import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { queueMail } from '../mail.js';
 import { appendEvents } from '../outbox.js';
-import { effectiveProjectRole, requireProject } from '../permissions.js';
+import { nonMemberProblems, projectMembers } from '../members.js';
+import { requireProject } from '../permissions.js';
 import { displayName } from '../users.js';
 import { taskUrl } from './presenters.js';
 
@@ -43,11 +44,8 @@ export async function listComments(ctx: DomainContext, actor: Actor, projectId: 
 export async function createComment(ctx: DomainContext, actor: Actor, projectId: string, taskId: string, input: { body: string; mentions: string[] }): Promise<Comment> {
   const { project, task } = await requireTaskIn(ctx, actor, projectId, taskId, 'editor');
   const mentions = [...new Set(input.mentions)];
-  const people = new Map((await ctx.store.q.projects.listPeople(project.id, project.workspace_id)).map((p) => [p.id, p]));
-  const problems = input.mentions.flatMap((userId, index) => {
-    const person = people.get(userId);
-    return person && effectiveProjectRole(person.workspace_role, person.direct_role) ? [] : [{ path: `mentions[${index}]`, message: 'is not a member of this project' }];
-  });
+  const people = await projectMembers(ctx, project);
+  const problems = nonMemberProblems(people, input.mentions, 'mentions');
   if (problems.length > 0) throw invalid(problems);
 
   const now = nowIso(ctx);

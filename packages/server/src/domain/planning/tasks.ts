@@ -1,6 +1,7 @@
 import type { ChangeSet, Dependency, DependencyCreate, Task, TaskCreate, TaskPatch } from '@gantry/contract';
 import type { TaskPageOptions, TaskRow } from '../../store/store.js';
 import type { Actor, DomainContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { invalid, notFound } from '../errors.js';
 import { requireProject } from '../permissions.js';
 import type { PlanChanges } from './apply-changes.js';
@@ -83,21 +84,6 @@ export interface TaskListInput {
   completed?: 'true' | 'false';
 }
 
-/** Cursors are opaque to clients: the last task number of the page, with the sort it belongs to. */
-function encodeCursor(sort: string, number: number): string {
-  return Buffer.from(JSON.stringify({ s: sort, n: number })).toString('base64url');
-}
-
-function decodeCursor(cursor: string, sort: string): number {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as { s?: unknown; n?: unknown };
-    if (parsed.s === sort && typeof parsed.n === 'number' && Number.isInteger(parsed.n)) return parsed.n;
-  } catch {
-    // fall through to the 400 below
-  }
-  throw invalid([{ path: 'cursor', message: 'is not a cursor of this listing (use nextCursor as returned, with the same sort)' }]);
-}
-
 /**
  * One page of tasks. Paging walks task numbers, which only grow, so tasks created while
  * a client pages appear at the end (sort=number) and nothing is skipped or repeated.
@@ -110,7 +96,9 @@ export async function listTasks(ctx: DomainContext, actor: Actor, projectId: str
   const options: TaskPageOptions = {
     limit: input.limit,
     sort: input.sort,
-    afterNumber: input.cursor ? decodeCursor(input.cursor, input.sort) : undefined,
+    afterNumber: input.cursor
+      ? decodeCursor(input.cursor, (p) => (p.s === input.sort && typeof p.n === 'number' && Number.isInteger(p.n) ? p.n : null))
+      : undefined,
     externalId: input.externalId,
     nameContains: input.q,
     updatedSince: input.updatedSince ? new Date(input.updatedSince).toISOString() : undefined,
@@ -119,6 +107,6 @@ export async function listTasks(ctx: DomainContext, actor: Actor, projectId: str
   const rows = await ctx.store.q.tasks.page(projectId, options);
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
-  const nextCursor = rows.length > input.limit && last && input.sort !== '-updatedAt' ? encodeCursor(input.sort, last.number) : null;
+  const nextCursor = rows.length > input.limit && last && input.sort !== '-updatedAt' ? encodeCursor({ s: input.sort, n: last.number }) : null;
   return { tasks: await presentTasks(ctx, project.key, page), nextCursor };
 }

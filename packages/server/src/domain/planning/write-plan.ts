@@ -12,7 +12,8 @@ import { presentDependency, presentPlanTask, presentTask, type AssigneeView } fr
 
 export type PlanWriteResult = WriteResult & { plan: Plan };
 
-function assigneeViews(plan: Plan, taskId: string): AssigneeView[] {
+/** Who is assigned to a task in this plan, by name: the `assignees` of the task read shape. */
+export function assigneeViews(plan: Plan, taskId: string): AssigneeView[] {
   return (plan.assignments.get(taskId) ?? [])
     .map((a) => {
       const resource = plan.resources.get(a.resource_id);

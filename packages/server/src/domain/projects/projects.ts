@@ -4,13 +4,13 @@ import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
 import { presentDependency, presentPlanTask } from '../planning/presenters.js';
+import { dayStart } from '../planning/plan.js';
 import { recalculateOnly, writePlanInTransaction } from '../planning/write-plan.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
 import { effectiveProjectRole, requireProject } from '../permissions.js';
 import { deriveProjectKey, firstFreeKey } from './project-key.js';
-import { projectStartAt } from './project-schedule.js';
 
 export function presentProject(row: ProjectRow): Project {
   return {
@@ -157,7 +157,7 @@ export async function createProject(ctx: DomainContext, actor: Actor, input: z.o
       created_by: actor.userId,
       created_at: now,
       updated_at: now,
-      finish_at: projectStartAt(startDate),
+      finish_at: dayStart(startDate),
       task_count: 0,
       next_task_number: 1,
       plan_version: 0,
@@ -233,7 +233,7 @@ export async function updateProject(
       }
     }
     const rescheduled = needsReschedule(new Set(Object.keys(changes)), next.schedule_from);
-    if (rescheduled && next.task_count === 0) next.finish_at = projectStartAt(next.start_date);
+    if (rescheduled && next.task_count === 0) next.finish_at = dayStart(next.start_date);
     next.updated_at = now;
     await tx.projects.update(projectId, next);
     const project = presentProject(next);

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { API_VERSION, PING_EVENT, type Delivery } from '@gantry/contract';
 import type { AttemptRow, DeliveryRow, Queries, WebhookRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
+import { decodeCursor, encodeCursor } from '../cursor.js';
 import { invalid, notFound } from '../errors.js';
 import { presentEvent } from '../events.js';
 import { queueMail } from '../mail.js';
@@ -272,25 +273,14 @@ export async function resendDelivery(ctx: DomainContext, actor: Actor, webhookId
   return queueDelivery(ctx, webhook, original.event_id, original.event_type, original.project_id, original.payload);
 }
 
-function encodeCursor(row: DeliveryRow): string {
-  return Buffer.from(JSON.stringify({ c: row.created_at, i: row.id })).toString('base64url');
-}
-
 export async function listDeliveries(ctx: DomainContext, actor: Actor, webhookId: string, input: { limit: number; cursor?: string }): Promise<{ deliveries: Delivery[]; nextCursor: string | null }> {
   await requireWebhook(ctx, actor, webhookId);
-  let before: { createdAt: string; id: string } | undefined;
-  if (input.cursor) {
-    try {
-      const parsed = JSON.parse(Buffer.from(input.cursor, 'base64url').toString()) as { c?: unknown; i?: unknown };
-      if (typeof parsed.c !== 'string' || typeof parsed.i !== 'string') throw new Error('bad cursor');
-      before = { createdAt: parsed.c, id: parsed.i };
-    } catch {
-      throw invalid([{ path: 'cursor', message: 'is not a cursor of this listing' }]);
-    }
-  }
+  const before = input.cursor
+    ? decodeCursor(input.cursor, (p) => (typeof p.c === 'string' && typeof p.i === 'string' ? { createdAt: p.c, id: p.i } : null))
+    : undefined;
   const rows = await ctx.store.q.webhooks.listDeliveries(webhookId, input.limit, before);
   const page = rows.slice(0, input.limit);
   const attempts = await ctx.store.q.webhooks.listAttempts(page.map((r) => r.id));
   const last = page.at(-1);
-  return { deliveries: page.map((row) => presentDelivery(row, attempts)), nextCursor: rows.length > input.limit && last ? encodeCursor(last) : null };
+  return { deliveries: page.map((row) => presentDelivery(row, attempts)), nextCursor: rows.length > input.limit && last ? encodeCursor({ c: last.created_at, i: last.id }) : null };
 }

@@ -33,11 +33,6 @@ export function taskQueries(db: Executor) {
       const rows = await db.selectFrom('tasks').select('id').where('id', 'in', ids).execute();
       return rows.map((row) => row.id);
     },
-    async insertMany(rows: Insertable<TasksTable>[]): Promise<void> {
-      for (let start = 0; start < rows.length; start += insertChunk) {
-        await db.insertInto('tasks').values(rows.slice(start, start + insertChunk)).execute();
-      }
-    },
     /**
      * Writes whole rows: inserts new tasks and overwrites existing ones, a few hundred rows
      * per statement. A recalculation can move every task of a project (a new project
@@ -60,9 +55,6 @@ export function taskQueries(db: Executor) {
           )
           .execute();
       }
-    },
-    async update(id: string, changes: Updateable<TasksTable>): Promise<void> {
-      await db.updateTable('tasks').set(changes).where('id', '=', id).execute();
     },
     /** One page of a project's tasks; fetches `limit + 1` rows so the caller knows whether more follow. */
     page(projectId: string, options: TaskPageOptions): Promise<TaskRow[]> {
