@@ -17,34 +17,45 @@ export function toEpochMinutes(iso: string | null | undefined): number | null {
 }
 
 /**
- * Direct-mapped caches (a collision simply overwrites the slot): a schedule formats tens
- * of thousands of instants, mostly the same few thousand (day starts and ends). Instants
- * are cached in per-day groups of 64 slots (4096 days), so formatting the instants of a
- * plan in roughly chronological order touches few cache lines: a typed-array probe that
- * is much cheaper than a `Map` lookup.
+ * A schedule formats tens of thousands of instants, mostly the same few thousand (day
+ * starts and ends), so formatted instants are kept in an open-addressing hash table
+ * (linear probing) on integer keys: small enough to stay in the CPU's L2 cache, where a
+ * probe costs far less than a `Map` lookup or a per-day table spread over megabytes. When
+ * it is half full it is emptied and refilled. Day prefixes (`YYYY-MM-DDT`) have their own
+ * direct-mapped table.
  */
-const DAY_GROUPS = 1 << 12;
-const GROUP_BITS = 6;
-const isoKeys = new Float64Array(DAY_GROUPS << GROUP_BITS).fill(Number.NaN);
-const isoVals: string[] = new Array<string>(DAY_GROUPS << GROUP_BITS).fill('');
+const ISO_BITS = 16;
+const ISO_MASK = (1 << ISO_BITS) - 1;
+const NO_KEY = -2147483648;
+const isoKeys = new Int32Array(1 << ISO_BITS).fill(NO_KEY);
+const isoVals: string[] = new Array<string>(1 << ISO_BITS).fill('');
+let isoCount = 0;
 const DAY_SLOTS = 1 << 14;
 const dayKeys = new Float64Array(DAY_SLOTS).fill(Number.NaN);
 const dayVals: string[] = new Array<string>(DAY_SLOTS).fill('');
 const timeVals: (string | undefined)[] = new Array<string | undefined>(1440).fill(undefined);
 
-/**
- * Formats UTC epoch minutes exactly like `new Date(m * 60000).toISOString()`, but faster:
- * whole instants and `YYYY-MM-DDT` day prefixes are cached.
- */
+/** Formats UTC epoch minutes exactly like `new Date(m * 60000).toISOString()`, but faster (cached). */
 export function toIsoString(epochMinutes: number): string {
-  const day = Math.floor(epochMinutes / 1440);
-  const slot = ((day & (DAY_GROUPS - 1)) << GROUP_BITS) | (Math.imul(epochMinutes - day * 1440, 0x9e3779b1) >>> (32 - GROUP_BITS));
-  if (isoKeys[slot] === epochMinutes) return isoVals[slot]!;
-  const s = formatIso(epochMinutes);
-  if (epochMinutes === Math.floor(epochMinutes)) {
-    isoKeys[slot] = epochMinutes;
-    isoVals[slot] = s;
+  const m = epochMinutes;
+  // Only whole minutes in int32 range are cached (all instants the engine computes).
+  if ((m | 0) !== m || m === NO_KEY) return formatIso(m);
+  let slot = Math.imul(m, 0x9e3779b1) >>> (32 - ISO_BITS);
+  for (;;) {
+    const k = isoKeys[slot]!;
+    if (k === m) return isoVals[slot]!;
+    if (k === NO_KEY) break;
+    slot = (slot + 1) & ISO_MASK;
   }
+  if (isoCount >= ISO_MASK >> 1) {
+    isoKeys.fill(NO_KEY);
+    isoCount = 0;
+    slot = Math.imul(m, 0x9e3779b1) >>> (32 - ISO_BITS);
+  }
+  const s = formatIso(m);
+  isoKeys[slot] = m;
+  isoVals[slot] = s;
+  isoCount++;
   return s;
 }
 
@@ -56,25 +67,25 @@ function formatIso(epochMinutes: number): string {
   else {
     const d = new Date(day * 86_400_000);
     if (!Number.isFinite(d.getTime())) return new Date(0).toISOString();
+    // Years outside 0000-9999 use the extended format (±YYYYYY): no cached prefix.
+    const y = d.getUTCFullYear();
+    if (y < 0 || y > 9999) return new Date(epochMinutes * 60_000).toISOString();
     prefix = d.toISOString().slice(0, 11);
     dayKeys[slot] = day;
     dayVals[slot] = prefix;
   }
   const m = epochMinutes - day * 1440;
-  if ((m | 0) === m) {
-    // Whole minutes: `HH:MM:00.000Z` from a table built on first use.
-    let tail = timeVals[m];
-    if (tail === undefined) {
-      const h = (m / 60) | 0;
-      const mm = m - h * 60;
-      tail = `${h < 10 ? '0' : ''}${h}:${mm < 10 ? '0' : ''}${mm}:00.000Z`;
-      timeVals[m] = tail;
-    }
-    return prefix + tail;
+  // Fractions of a minute (never computed by the engine) take the slow, exact path.
+  if ((m | 0) !== m) return new Date(epochMinutes * 60_000).toISOString();
+  // Whole minutes: `HH:MM:00.000Z` from a table built on first use.
+  let tail = timeVals[m];
+  if (tail === undefined) {
+    const h = (m / 60) | 0;
+    const mm = m - h * 60;
+    tail = `${h < 10 ? '0' : ''}${h}:${mm < 10 ? '0' : ''}${mm}:00.000Z`;
+    timeVals[m] = tail;
   }
-  const h = (m / 60) | 0;
-  const mm = m - h * 60;
-  return `${prefix}${h < 10 ? '0' : ''}${h}:${mm < 10 ? '0' : ''}${mm}:00.000Z`;
+  return prefix + tail;
 }
 
 /**

@@ -184,22 +184,57 @@ export class Network {
     this.projectAnchorFinish = af;
     if (this.backward && Number.isNaN(af)) this.backward = false;
 
-    // Hierarchy: unknown parents and parent cycles become top level. Siblings usually come
-    // together, so the last parent id looked up is remembered.
+    this.dur = new Float64Array(n);
+    this.remaining = new Float64Array(n);
+    this.actualDur = new Float64Array(n);
+    this.actualStart = new Float64Array(n).fill(NONE);
+    this.actualFinish = new Float64Array(n).fill(NONE);
+    this.started = new Uint8Array(n);
+    this.complete = new Uint8Array(n);
+    this.manual = new Uint8Array(n);
+    this.manualStart = new Float64Array(n).fill(NONE);
+    this.manualFinish = new Float64Array(n).fill(NONE);
+    this.ckind = new Uint8Array(n);
+    this.cdate = new Float64Array(n).fill(NONE);
+    this.deadline = new Float64Array(n).fill(NONE);
+    this.delay = new Float64Array(n);
+    this.milestone = new Uint8Array(n);
+    this.pert = new Float64Array(n).fill(NONE);
+    this.progress = new Float64Array(n);
+    this.linkCount = new Int32Array(n);
+    // One pass over the task objects: parent, calendar and scheduling parameters. Unknown
+    // parents become top level (parent cycles are cut below); siblings usually come
+    // together, so the last parent id looked up is remembered, as is the last calendar.
     const parent = new Int32Array(n).fill(-1);
+    const cals: WorkCalendar[] = new Array<WorkCalendar>(n);
+    this.cals = cals;
     let lastP: string | null = null;
     let lastPi: number | undefined;
+    let lastCalId: unknown = null;
+    let lastCal = this.projectCal;
     for (let i = 0; i < n; i++) {
-      const p = tasks[i]!.parentId;
-      if (p === null || p === undefined) continue;
-      let pi: number | undefined;
-      if (p === lastP) pi = lastPi;
-      else {
-        pi = typeof p === 'string' ? this.index.get(p) : undefined;
-        lastP = p;
-        lastPi = pi;
+      const t = tasks[i]!;
+      const p = t.parentId;
+      if (p !== null && p !== undefined) {
+        let pi: number | undefined;
+        if (p === lastP) pi = lastPi;
+        else {
+          pi = typeof p === 'string' ? this.index.get(p) : undefined;
+          lastP = p;
+          lastPi = pi;
+        }
+        if (pi !== undefined && pi !== i) parent[i] = pi;
       }
-      if (pi !== undefined && pi !== i) parent[i] = pi;
+      const cid = t.calendarId;
+      if (cid === null || cid === undefined) cals[i] = this.projectCal;
+      else {
+        if (cid !== lastCalId) {
+          lastCalId = cid;
+          lastCal = this.calendars.get(cid) ?? this.projectCal;
+        }
+        cals[i] = lastCal;
+      }
+      this.loadTask(i, t);
     }
     const state = new Uint8Array(n);
     const path = new Int32Array(n);
@@ -225,52 +260,23 @@ export class Network {
     }
     this.children = children;
     const isSummary = new Uint8Array(n);
-    for (let i = 0; i < n; i++) if (children[i]!.length > 0) isSummary[i] = 1;
-    this.isSummary = isSummary;
-    const cals: WorkCalendar[] = new Array<WorkCalendar>(n);
-    let lastCalId: unknown = null;
-    let lastCal = this.projectCal;
-    for (let i = 0; i < n; i++) {
-      const cid = tasks[i]!.calendarId;
-      if (cid === null || cid === undefined) cals[i] = this.projectCal;
-      else {
-        if (cid !== lastCalId) {
-          lastCalId = cid;
-          lastCal = this.calendars.get(cid) ?? this.projectCal;
-        }
-        cals[i] = lastCal;
-      }
-    }
-    this.cals = cals;
-
-    this.dur = new Float64Array(n);
-    this.remaining = new Float64Array(n);
-    this.actualDur = new Float64Array(n);
-    this.actualStart = new Float64Array(n).fill(NONE);
-    this.actualFinish = new Float64Array(n).fill(NONE);
-    this.started = new Uint8Array(n);
-    this.complete = new Uint8Array(n);
-    this.manual = new Uint8Array(n);
-    this.manualStart = new Float64Array(n).fill(NONE);
-    this.manualFinish = new Float64Array(n).fill(NONE);
-    this.ckind = new Uint8Array(n);
-    this.cdate = new Float64Array(n).fill(NONE);
-    this.deadline = new Float64Array(n).fill(NONE);
-    this.delay = new Float64Array(n);
-    this.milestone = new Uint8Array(n);
-    this.pert = new Float64Array(n).fill(NONE);
-    this.progress = new Float64Array(n);
-    this.linkCount = new Int32Array(n);
     let hasAlap = false;
     for (let i = 0; i < n; i++) {
-      this.loadTask(i, tasks[i]!);
-      if (this.ckind[i] === C_ALAP && !isSummary[i]) hasAlap = true;
+      if (children[i]!.length > 0) isSummary[i] = 1;
+      else if (this.ckind[i] === C_ALAP) hasAlap = true;
     }
+    this.isSummary = isSummary;
     this.hasAlap = hasAlap;
 
     // Dependencies keep their input order: results never depend on it (ties between links
     // are broken by dependency id, cycle reports are canonicalised).
-    this.deps = validDependencies(Array.isArray(input?.dependencies) ? input.dependencies : []);
+    const links = compileLinks(Array.isArray(input?.dependencies) ? input.dependencies : [], this.index, isSummary, this.linkCount, n, this.ignoredDependencyIds);
+    this.deps = links.deps;
+    this.edgeSrc = links.src;
+    this.edgeDst = links.dst;
+    this.edgeType = links.type;
+    this.edgeLag = links.lag;
+    this.edgeDep = links.dep;
     this.buildGraph();
   }
 
@@ -345,22 +351,9 @@ export class Network {
   }
 
   private buildGraph(): void {
-    const n = this.n;
-    // Only links become edges; the summary hierarchy (entry p → child i, outNode(i) → exit
+    // Only links are edges; the summary hierarchy (entry p → child i, outNode(i) → exit
     // n+p) is implied by `parent`/`children` and handled by the topological sort and the
-    // passes directly (see `hierarchyEdges` for the cycle search, which needs it explicit).
-    const cap = this.deps.length;
-    const src = new Int32Array(cap);
-    const dst = new Int32Array(cap);
-    const type = new Int8Array(cap);
-    const lag = new Float64Array(cap);
-    const dep = new Int32Array(cap);
-    const m = compileLinks(this.deps, this.index, this.isSummary, this.linkCount, n, src, dst, type, lag, dep, this.ignoredDependencyIds);
-    this.edgeSrc = src.subarray(0, m);
-    this.edgeDst = dst.subarray(0, m);
-    this.edgeType = type.subarray(0, m);
-    this.edgeLag = lag.subarray(0, m);
-    this.edgeDep = dep.subarray(0, m);
+    // passes directly (see `reportCycles`, which needs it explicit).
     this.buildCsr();
     if (!this.sortTopologically()) {
       this.reportCycles();
@@ -653,25 +646,33 @@ function stronglyConnected(
 }
 
 /**
- * Compiles the links into edge arrays (kept out of `buildGraph` so that it is optimised
- * as one loop); returns the edge count. Invalid links go to `ignored`.
+ * Compiles the links into edge arrays in one pass over the dependency objects (kept out of
+ * the constructor so that it is optimised as one loop). Entries without a string id are
+ * dropped; links with unknown or equal endpoints or an unknown type go to `ignored`.
+ * `deps` keeps the input order and `dep[e]` is edge e's index in it.
  */
 function compileLinks(
-  deps: DependencyInput[],
+  list: readonly DependencyInput[],
   index: Map<string, number>,
   isSummary: Uint8Array,
   linkCount: Int32Array,
   n: number,
-  src: Int32Array,
-  dst: Int32Array,
-  type: Int8Array,
-  lag: Float64Array,
-  dep: Int32Array,
   ignored: string[],
-): number {
+): { deps: DependencyInput[]; src: Int32Array; dst: Int32Array; type: Int8Array; lag: Float64Array; dep: Int32Array } {
+  const cap = list.length;
+  const src = new Int32Array(cap);
+  const dst = new Int32Array(cap);
+  const type = new Int8Array(cap);
+  const lag = new Float64Array(cap);
+  const dep = new Int32Array(cap);
   let m = 0;
-  for (let k = 0; k < deps.length; k++) {
-    const d = deps[k]!;
+  let dropped = 0;
+  for (let k = 0; k < cap; k++) {
+    const d = list[k];
+    if (d === null || typeof d !== 'object' || typeof d.id !== 'string') {
+      dropped++;
+      continue;
+    }
     const a = index.get(d.predecessorId);
     const b = index.get(d.successorId);
     const ty = d.type;
@@ -684,11 +685,12 @@ function compileLinks(
     dst[m] = b;
     type[m] = t;
     lag[m] = Math.round(num(d.lagMin, 0));
-    dep[m++] = k;
+    dep[m++] = k - dropped;
     linkCount[a]!++;
     linkCount[b]!++;
   }
-  return m;
+  const deps = dropped === 0 ? list.slice() : list.filter((d) => d !== null && typeof d === 'object' && typeof d.id === 'string');
+  return { deps, src: src.subarray(0, m), dst: dst.subarray(0, m), type: type.subarray(0, m), lag: lag.subarray(0, m), dep: dep.subarray(0, m) };
 }
 
 function shortestPath(from: number, to: number, comp: Int32Array, outStart: Int32Array, outEdges: Int32Array, edgeDst: Int32Array): number[] | null {
@@ -710,20 +712,4 @@ function shortestPath(from: number, to: number, comp: Int32Array, outStart: Int3
   const path: number[] = [];
   for (let v = to; v !== -1; v = prev.get(v)!) path.push(v);
   return path.reverse();
-}
-
-/** The dependencies with a string id, in input order (a plain copy when all have one). */
-function validDependencies(list: readonly DependencyInput[]): DependencyInput[] {
-  let all = true;
-  for (let k = 0; k < list.length; k++) {
-    const d = list[k];
-    if (d === null || typeof d !== 'object' || typeof d.id !== 'string') {
-      all = false;
-      break;
-    }
-  }
-  if (all) return list.slice();
-  const deps: DependencyInput[] = [];
-  for (const d of list) if (d !== null && typeof d === 'object' && typeof d.id === 'string') deps.push(d);
-  return deps;
 }

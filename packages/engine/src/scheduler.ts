@@ -391,6 +391,11 @@ export class Scheduler {
   private forwardPass(): void {
     const net = this.net;
     const topo = net.topo;
+    // A sweep visits every node and every later phase is all-dirty: no bookkeeping.
+    if (this.sweep) {
+      for (let k = 0; k < topo.length; k++) this.forwardNode(topo[k]!);
+      return;
+    }
     const dirty = this.dirtyF;
     for (let k = 0; k < topo.length; k++) {
       const v = topo[k]!;
@@ -401,11 +406,7 @@ export class Scheduler {
       const oldEs = this.es[v]!;
       const oldEf = this.ef[v]!;
       const oldHas = this.hasPred[v]!;
-      if (v >= net.n) this.rollupExitEarly(v);
-      else if (net.isSummary[v]) this.entryForward(v);
-      else this.leafForward(v);
-      // A sweep visits every node and every later phase is all-dirty: nothing to mark.
-      if (this.sweep) continue;
+      this.forwardNode(v);
       // An entry node's own values are on the summary calendar; its leaves may see a change
       // on theirs even when these did not move, so they are always revisited.
       if (v < net.n && net.isSummary[v]) for (const c of net.children[v]!) dirty[c] = 1;
@@ -418,6 +419,13 @@ export class Scheduler {
         if (v >= net.n) for (const c of net.children[v - net.n]!) this.dirtyB[net.outNode(c)] = 1;
       }
     }
+  }
+
+  private forwardNode(v: number): void {
+    const net = this.net;
+    if (v >= net.n) this.rollupExitEarly(v);
+    else if (net.isSummary[v]) this.entryForward(v);
+    else this.leafForward(v);
   }
 
   /** Early dates of a link's predecessor as seen by successor `v` (ALAP rule of §2.6). */
@@ -648,6 +656,10 @@ export class Scheduler {
   private backwardPass(): void {
     const net = this.net;
     const topo = net.topo;
+    if (this.sweep) {
+      for (let k = topo.length - 1; k >= 0; k--) this.backwardNode(topo[k]!);
+      return;
+    }
     const dirty = this.dirtyB;
     for (let k = topo.length - 1; k >= 0; k--) {
       const v = topo[k]!;
@@ -658,16 +670,20 @@ export class Scheduler {
       const oLs = this.ls[v]!;
       const oLf = this.lf[v]!;
       const oLss = this.lss[v]!;
-      if (v >= net.n) this.exitBackward(v);
-      else if (net.isSummary[v]) this.entryBackward(v);
-      else this.leafBackward(v);
-      if (this.sweep) continue;
+      this.backwardNode(v);
       if (this.ls[v] !== oLs || this.lf[v] !== oLf || this.lss[v] !== oLss) {
         for (let q = net.inStart[v]!; q < net.inStart[v + 1]!; q++) dirty[net.inSrc[q]!] = 1;
         this.markHierPreds(v, dirty);
         this.dirtyT[v] = 1;
       }
     }
+  }
+
+  private backwardNode(v: number): void {
+    const net = this.net;
+    if (v >= net.n) this.exitBackward(v);
+    else if (net.isSummary[v]) this.entryBackward(v);
+    else this.leafBackward(v);
   }
 
   /** Late-finish candidate for predecessor node u (calendar calU, duration dU) from a link (type t, lag) into x. */

@@ -74,3 +74,17 @@ describe('time zones and DST (product decision 1)', () => {
     expect(bad.zone.name).toBe('UTC');
   });
 });
+
+describe('toIsoString', () => {
+  it('formats like Date#toISOString, also after its cache has been emptied and refilled', () => {
+    const base = m('2026-03-02T08:00:00.000Z');
+    // 70,000 distinct instants overflow the 65,536-slot cache (emptied at half load) twice.
+    for (let k = 0; k < 70_000; k++) {
+      const t = base + k * 37;
+      expect(toIsoString(t)).toBe(new Date(t * 60_000).toISOString());
+    }
+    for (const t of [base, base + 0.5, -1, -2147483648, 2147483647, m('1900-01-01T00:00:00Z'), m('2999-12-31T23:59:00Z')]) {
+      expect(toIsoString(t)).toBe(new Date(t * 60_000).toISOString());
+    }
+  });
+});
