@@ -116,8 +116,6 @@ export class Scheduler {
     }
     const net = this.net;
     this.input = input;
-    const byId = new Map<string, (typeof input.tasks)[number]>();
-    for (const t of input.tasks) if (t && typeof t.id === 'string' && !byId.has(t.id)) byId.set(t.id, t);
     const N = 2 * net.n;
     this.dirtyF = new Uint8Array(N);
     this.dirtyB = new Uint8Array(N);
@@ -126,7 +124,7 @@ export class Scheduler {
     for (const id of changes.changedTaskIds ?? []) {
       const i = net.index.get(id);
       if (i === undefined) continue;
-      net.loadTask(i, byId.get(id)!);
+      net.loadTask(i, findTask(input, id, i)!);
       this.markTask(i);
     }
     for (const id of changes.changedDependencyIds ?? []) {
@@ -169,7 +167,7 @@ export class Scheduler {
     for (const id of changes.changedTaskIds ?? []) {
       const i = net.index.get(id);
       if (i === undefined) return false;
-      const t = input.tasks.find((x) => x?.id === id);
+      const t = findTask(input, id, i);
       const o = net.tasks[i]!;
       if (!t || (t.parentId ?? null) !== (o.parentId ?? null) || (t.calendarId ?? null) !== (o.calendarId ?? null)) return false;
       if ((t.type === 'summary') !== (o.type === 'summary')) return false;
@@ -1207,6 +1205,16 @@ export class Scheduler {
       this.sumLF = new Float64Array(n);
     }
   }
+}
+
+/**
+ * The first task with this id in the input. `hint` is its index in the network, which is
+ * its input position when the input is sorted by id (the common case): then no scan.
+ */
+function findTask(input: ScheduleInput, id: string, hint: number): ScheduleInput['tasks'][number] | undefined {
+  const t = input.tasks[hint];
+  if (t && t.id === id) return t;
+  return input.tasks.find((x) => x?.id === id);
 }
 
 function iso(t: number): string {
