@@ -71,19 +71,16 @@ export class Scheduler {
   private fwS = NaN;
   private fwF = NaN;
   /**
-   * Remembered working positions of leaves' dates, as (instant, position) pairs: the
-   * position `p*[i]` is valid for the instant `t*[i]` whenever that instant is looked up
-   * again (the calendar guarantees it, see `WorkCalendar.exactPosition`), so the floats
-   * reuse what the passes already computed. A pair whose instant differs is ignored.
+   * Remembered working positions of leaves' current es / ef / ls / lf (NaN = not known
+   * without a lookup): every pass that sets one of these dates sets its position too. A
+   * position is remembered only when the calendar guarantees that looking the instant up
+   * again gives it back (see `WorkCalendar.exactPosition`), so the floats reuse what the
+   * passes already computed.
    */
   private remember = true;
-  private tEs!: Float64Array;
   private pEs!: Float64Array;
-  private tEf!: Float64Array;
   private pEf!: Float64Array;
-  private tLs!: Float64Array;
   private pLs!: Float64Array;
-  private tLf!: Float64Array;
   private pLf!: Float64Array;
   private rows: TaskResult[] = [];
   private result!: ScheduleResult;
@@ -192,7 +189,7 @@ export class Scheduler {
     const n = net.n;
     const N = 2 * n;
     // One backing buffer per element type instead of ~25 separate allocations.
-    const fb = new ArrayBuffer(8 * (5 * N + 17 * n));
+    const fb = new ArrayBuffer(8 * (5 * N + 13 * n));
     let o = 0;
     const f64 = (len: number): Float64Array<ArrayBuffer> => {
       const a = new Float64Array(fb, 8 * o, len);
@@ -214,13 +211,9 @@ export class Scheduler {
     this.sumLS = f64(n);
     this.sumLF = f64(n);
     this.remember = fastPaths.rememberedPositions;
-    this.tEs = f64(n).fill(NaN);
     this.pEs = f64(n);
-    this.tEf = f64(n).fill(NaN);
     this.pEf = f64(n);
-    this.tLs = f64(n).fill(NaN);
     this.pLs = f64(n);
-    this.tLf = f64(n).fill(NaN);
     this.pLf = f64(n);
     const bb = new ArrayBuffer(N + 2 * n);
     let ob = 0;
@@ -533,6 +526,8 @@ export class Scheduler {
     if (net.started[i]) {
       const as = net.actualStart[i]!;
       this.es[i] = as;
+      this.pEs[i] = NaN;
+      this.pEf[i] = NaN;
       if (net.complete[i] && Number.isFinite(net.actualFinish[i]!)) this.ef[i] = net.actualFinish[i]!;
       else {
         let ef = cal.addWork(as, d);
@@ -554,6 +549,8 @@ export class Scheduler {
     if (net.manual[i]) {
       const ms = net.manualStart[i]!;
       this.es[i] = ms;
+      this.pEs[i] = NaN;
+      this.pEf[i] = NaN;
       const mf = net.manualFinish[i]!;
       this.ef[i] = Number.isFinite(mf) && mf >= ms ? mf : cal.addWork(ms, d);
       // (In UTC working positions are monotonic in time, so ms >= x needs no lookup.)
@@ -628,16 +625,9 @@ export class Scheduler {
     if (d > 0 && finishFixed === finishFixed && finishFixed !== ef && cal.position(finishFixed) === (exactF ? wF : cal.position(ef))) ef = finishFixed;
     this.es[i] = es;
     this.ef[i] = ef;
-    // Remember the positions for the floats: es sits at wS, ef at wS + d (a finishFixed kept
-    // above has the same position as the computed finish).
-    if (exactS) {
-      this.tEs[i] = es;
-      this.pEs[i] = wS;
-    }
-    if (exactF) {
-      this.tEf[i] = ef;
-      this.pEf[i] = wF;
-    }
+    // es sits at wS, ef at wS + d (a finishFixed kept above has the computed finish's position).
+    this.pEs[i] = exactS ? wS : NaN;
+    this.pEf[i] = exactF ? wF : NaN;
     const req = x > ps ? x : ps;
     if (g.has && Number.isFinite(x) && !(es >= req && cal.zone.isUtc) && cal.position(es) < cal.position(req)) {
       bits |= K_LINK;
@@ -727,6 +717,8 @@ export class Scheduler {
     if (net.complete[i] && net.started[i]) {
       this.lf[i] = this.ef[i]!;
       this.lss[i] = this.ls[i] = this.es[i]!;
+      this.pLf[i] = this.pEf[i]!;
+      this.pLs[i] = this.pEs[i]!;
       return;
     }
     const pf = this.projectFinish;
@@ -788,15 +780,9 @@ export class Scheduler {
     }
     this.lss[i] = lss;
     this.ls[i] = net.started[i] ? net.actualStart[i]! : lss;
-    // Remember the positions for the floats (lf sits at w, lss at w − rem).
-    if (exactF) {
-      this.tLf[i] = lf;
-      this.pLf[i] = w;
-    }
-    if (exactS && !net.started[i]) {
-      this.tLs[i] = lss;
-      this.pLs[i] = w - rem;
-    }
+    // lf sits at w, lss (= ls unless started) at w − rem.
+    this.pLf[i] = exactF ? w : NaN;
+    this.pLs[i] = exactS && !net.started[i] ? w - rem : NaN;
   }
 
   /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */
@@ -896,16 +882,20 @@ export class Scheduler {
     else {
       let finishSlack = 0;
       if (ef !== lf) {
-        wLf = this.tLf[i] === lf ? this.pLf[i]! : cal.position(lf);
-        wEf = this.tEf[i] === ef ? this.pEf[i]! : cal.position(ef);
+        wLf = this.pLf[i]!;
+        if (wLf !== wLf) wLf = cal.position(lf);
+        wEf = this.pEf[i]!;
+        if (wEf !== wEf) wEf = cal.position(ef);
         finishSlack = wLf - wEf;
       }
       if (net.started[i]) tf = finishSlack;
       else {
         let startSlack = 0;
         if (es !== ls) {
-          const wLs = this.tLs[i] === ls ? this.pLs[i]! : cal.position(ls);
-          wEs = this.tEs[i] === es ? this.pEs[i]! : cal.position(es);
+          let wLs = this.pLs[i]!;
+          if (wLs !== wLs) wLs = cal.position(ls);
+          wEs = this.pEs[i]!;
+          if (wEs !== wEs) wEs = cal.position(es);
           startSlack = wLs - wEs;
         }
         tf = startSlack < finishSlack ? startSlack : finishSlack;
@@ -958,9 +948,9 @@ export class Scheduler {
       if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
       // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once
       // and that of b remembered by the passes when x is a leaf on the same calendar.
-      let wb: number;
-      if (x < net.n && net.cals[x] === cal && (b === this.tEs[x] || b === this.tEf[x])) wb = b === this.tEs[x] ? this.pEs[x]! : this.pEf[x]!;
-      else wb = cal.position(b);
+      let wb = NaN;
+      if (net.cals[x] === cal && !net.isSummary[x]) wb = b === this.es[x] ? this.pEs[x]! : b === this.ef[x] ? this.pEf[x]! : NaN;
+      if (wb !== wb) wb = cal.position(b);
       let wa = useF ? this.fwF : this.fwS;
       if (wa !== wa) {
         wa = cal.position(a);
