@@ -21,6 +21,21 @@ import type { Conflict, ScheduleInput, ScheduleResult, TaskResult } from './type
 const NEG = -Infinity;
 const POS = Infinity;
 
+/**
+ * Link candidates into a task (see `gather`): the latest start and finish candidates (−∞ if
+ * none), the links producing them, the working position of `s` when known (NaN if not) and
+ * whether any link exists.
+ */
+interface Candidates {
+  s: number;
+  sPos: number;
+  f: number;
+  has: boolean;
+  sDep: number;
+  fDep: number;
+  fIsSf: boolean;
+}
+
 /** Conflict bits per task. */
 const K_LINK = 1;
 const K_MANUAL = 2;
@@ -434,9 +449,10 @@ export class Scheduler {
    * inherited from an ancestor summary, §4.2) exists. Lags are counted on `cal`, the
    * calendar of the task being scheduled (§1.6), also for links inherited from summaries.
    */
-  private gather(v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number; fIsSf: boolean }): void {
+  private gather(v: number, cal: WorkCalendar, out: Candidates): void {
     const net = this.net;
     out.s = NEG;
+    out.sPos = NaN;
     out.f = NEG;
     out.has = false;
     out.sDep = -1;
@@ -447,6 +463,7 @@ export class Scheduler {
       // §4.3 [inferred]: a summary SNET (or MSO) is a lower bound for all its leaves.
       if ((net.ckind[p] === C_SNET || net.ckind[p] === C_MSO) && net.cdate[p]! > out.s) {
         out.s = net.cdate[p]!;
+        out.sPos = NaN;
         out.sDep = -1;
         out.has = true;
       }
@@ -454,7 +471,7 @@ export class Scheduler {
     }
   }
 
-  private gatherLinks(node: number, v: number, cal: WorkCalendar, out: { s: number; f: number; has: boolean; sDep: number; fDep: number; fIsSf: boolean }): void {
+  private gatherLinks(node: number, v: number, cal: WorkCalendar, out: Candidates): void {
     const net = this.net;
     for (let q = net.inStart[node]!; q < net.inStart[node + 1]!; q++) {
       const t = net.inType[q]!;
@@ -470,6 +487,8 @@ export class Scheduler {
         if (c > out.s || (c === out.s && out.sDep >= 0 && net.deps[k]!.id < net.deps[out.sDep]!.id)) {
           out.s = c;
           out.sDep = k;
+          // A lag-free link from a leaf on the same calendar: c's position is remembered.
+          out.sPos = lag === 0 && !this.pass2 && u < net.n && net.cals[u] === cal ? (t === FS ? this.pEf[u]! : this.pEs[u]!) : NaN;
         }
       } else if (c > out.f || (c === out.f && out.fDep >= 0 && net.deps[k]!.id < net.deps[out.fDep]!.id)) {
         out.f = c;
@@ -479,7 +498,7 @@ export class Scheduler {
     }
   }
 
-  private readonly g = { s: NEG, f: NEG, has: false, sDep: -1, fDep: -1, fIsSf: false };
+  private readonly g: Candidates = { s: NEG, sPos: NaN, f: NEG, has: false, sDep: -1, fDep: -1, fIsSf: false };
 
   /**
    * A summary's entry node only records its inherited candidates (on its own calendar) so
@@ -612,8 +631,10 @@ export class Scheduler {
       es = cal.nextMilestoneStart(es);
       ef = cal.addWork(es, d);
     } else {
-      // nextWorkStart + addWork share one position lookup.
-      wS = cal.position(es);
+      // nextWorkStart + addWork share one position lookup (none when es is the link
+      // candidate whose position the predecessor remembered).
+      wS = es === g.s ? g.sPos : NaN;
+      if (wS !== wS) wS = cal.position(es);
       es = cal.startAtPosition(wS);
       exactS = this.remember && cal.exactPosition(wS);
       ef = d > 0 ? cal.finishAtPosition(wS + d) : es;
@@ -735,10 +756,21 @@ export class Scheduler {
         if (c < lf) lf = c;
       }
     }
+    // The earliest link candidate and, for a lag-free FS/FF link to a leaf on the same
+    // calendar, its position as the successor remembered it (NaN if not).
+    let link = POS;
+    let linkPos = NaN;
     for (let q = net.outStart[i]!; q < net.outStart[i + 1]!; q++) {
-      const c = this.lateCandidate(net.outType[q]!, net.outLag[q]!, net.outDst[q]!, cal, d, startedOrManual, false);
-      if (c < lf) lf = c;
+      const t = net.outType[q]!;
+      const lag = net.outLag[q]!;
+      const x = net.outDst[q]!;
+      const c = this.lateCandidate(t, lag, x, cal, d, startedOrManual, false);
+      if (c < link) {
+        link = c;
+        linkPos = lag === 0 && !net.backward && net.cals[x] === cal && !net.isSummary[x] ? (t === FS ? this.pLs[x]! : t === FF ? this.pLf[x]! : NaN) : NaN;
+      }
     }
+    if (link < lf) lf = link;
     if (net.backward) lf = this.applyBackwardModeEarlyConstraints(i, lf, cal, d);
     if (!net.manual[i]) {
       const c = net.cdate[i]!;
@@ -761,8 +793,10 @@ export class Scheduler {
     }
     const dl = net.deadline[i]!;
     if (dl < lf) lf = dl;
-    // normalizeFinish + subWork share one position lookup.
-    const w = cal.position(lf);
+    // normalizeFinish + subWork share one position lookup (none when lf is the link candidate
+    // whose position the successor remembered).
+    let w = lf === link ? linkPos : NaN;
+    if (w !== w) w = cal.position(lf);
     // Whether lf / lss are known to sit at positions w / w − rem (checked right after each
     // conversion; a manual task's lf is not converted and w may be a clamped reading).
     let exactF = false;
