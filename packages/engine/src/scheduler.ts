@@ -1063,9 +1063,17 @@ export class Scheduler {
   private buildResult(prev: ScheduleResult | null, full: boolean): void {
     const net = this.net;
     const n = net.n;
-    const prevById = new Map<string, TaskResult>();
-    if (prev && full) for (const r of prev.tasks) prevById.set(r.id, r);
-    const changed: string[] = [];
+    // A full run compares with the previous result's row of the same id: at the same index
+    // when the task set did not change, else found through a map built on first need.
+    let prevById: Map<string, TaskResult> | null = null;
+    const previousRow = (i: number, id: string): TaskResult | undefined => {
+      const p = prev!.tasks[i];
+      if (p && p.id === id) return p;
+      prevById ??= new Map(prev!.tasks.map((r) => [r.id, r]));
+      return prevById.get(id);
+    };
+    // Without a previous result every task is new.
+    const changed: string[] = full && !prev ? net.ids.slice() : [];
     let recomputed = 0;
     // The previous result owns the current rows array: copy before changing it in place.
     if (!full) this.rows = this.rows.slice();
@@ -1074,9 +1082,9 @@ export class Scheduler {
       if (!full && !this.touched[i] && !this.dirtyT[i]) continue;
       recomputed++;
       const row = this.makeRow(i);
-      const old = full ? (prev ? prevById.get(row.id) : undefined) : rows[i];
+      const old = full ? (prev ? previousRow(i, row.id) : null) : rows[i];
       rows[i] = row;
-      if (!old || !sameRow(old, row)) changed.push(row.id);
+      if (old !== null && (!old || !sameRow(old, row))) changed.push(row.id);
     }
     this.dirtyT.fill(0);
     this.touched.fill(0);

@@ -47,6 +47,20 @@ describe('incremental recalculation', () => {
     expect(r.cycles).toHaveLength(1);
     expect(r.stats.recomputedCount).toBe(5);
   });
+  it('a shape change reports the same changed tasks as schedule() with the previous result', () => {
+    const input = chain(5);
+    const s = new Scheduler(input);
+    const prev = s.current;
+    // A new task sorted before the others shifts every index; a new link moves its successor.
+    const tasks = [{ id: 'a', name: 'A', durationMin: 2400 }, ...input.tasks];
+    const deps = [...(input.dependencies ?? []), { id: 'z', predecessorId: 'a', successorId: 't002' }];
+    const next = { ...input, tasks, dependencies: deps };
+    const r = s.update(next, { changedTaskIds: ['a'] });
+    expect(r.changedTaskIds).toEqual(schedule(next, { previous: prev }).changedTaskIds);
+    expect(r.changedTaskIds).toEqual(expect.arrayContaining(['a', 't002', 't003', 't004']));
+    // Same shape again, nothing moves.
+    expect(s.update({ ...next, tasks: [...tasks] }).changedTaskIds).toEqual([]);
+  });
   it('schedule() with a previous result lists only changed tasks', () => {
     const input = chain(5);
     const first = schedule(input);
