@@ -18,18 +18,19 @@ export function toEpochMinutes(iso: string | null | undefined): number | null {
 
 /**
  * A schedule formats tens of thousands of instants, mostly the same few thousand (day
- * starts and ends), so formatted instants are kept in an open-addressing hash table
- * (linear probing) on integer keys: small enough to stay in the CPU's L2 cache, where a
- * probe costs far less than a `Map` lookup or a per-day table spread over megabytes. When
- * it is half full it is emptied and refilled. Day prefixes (`YYYY-MM-DDT`) have their own
- * direct-mapped table.
+ * starts and ends), so formatted instants are cached in an open-addressing hash table
+ * (linear probing) on integer keys: `isoSlots` holds (instant, index into `isoStrings`)
+ * pairs side by side, so a probe reads one cache line, and the strings sit in the order
+ * they were first formatted, which is roughly the order a plan asks for them again. The
+ * table is small enough to stay in the CPU cache, where a probe costs far less than a `Map`
+ * lookup; when it is half full it is emptied and refilled. Day prefixes (`YYYY-MM-DDT`)
+ * have their own direct-mapped table.
  */
 const ISO_BITS = 16;
-const ISO_MASK = (1 << ISO_BITS) - 1;
+const SLOT_MASK = (2 << ISO_BITS) - 1;
 const NO_KEY = -2147483648;
-const isoKeys = new Int32Array(1 << ISO_BITS).fill(NO_KEY);
-const isoVals: string[] = new Array<string>(1 << ISO_BITS).fill('');
-let isoCount = 0;
+const isoSlots = new Int32Array(2 << ISO_BITS).fill(NO_KEY);
+const isoStrings: string[] = [];
 const DAY_SLOTS = 1 << 14;
 const dayKeys = new Float64Array(DAY_SLOTS).fill(Number.NaN);
 const dayVals: string[] = new Array<string>(DAY_SLOTS).fill('');
@@ -40,22 +41,22 @@ export function toIsoString(epochMinutes: number): string {
   const m = epochMinutes;
   // Only whole minutes in int32 range are cached (all instants the engine computes).
   if ((m | 0) !== m || m === NO_KEY) return formatIso(m);
-  let slot = Math.imul(m, 0x9e3779b1) >>> (32 - ISO_BITS);
+  let slot = (Math.imul(m, 0x9e3779b1) >>> (32 - ISO_BITS)) << 1;
   for (;;) {
-    const k = isoKeys[slot]!;
-    if (k === m) return isoVals[slot]!;
+    const k = isoSlots[slot]!;
+    if (k === m) return isoStrings[isoSlots[slot + 1]!]!;
     if (k === NO_KEY) break;
-    slot = (slot + 1) & ISO_MASK;
+    slot = (slot + 2) & SLOT_MASK;
   }
-  if (isoCount >= ISO_MASK >> 1) {
-    isoKeys.fill(NO_KEY);
-    isoCount = 0;
-    slot = Math.imul(m, 0x9e3779b1) >>> (32 - ISO_BITS);
+  if (isoStrings.length >= 1 << (ISO_BITS - 1)) {
+    isoSlots.fill(NO_KEY);
+    isoStrings.length = 0;
+    slot = (Math.imul(m, 0x9e3779b1) >>> (32 - ISO_BITS)) << 1;
   }
   const s = formatIso(m);
-  isoKeys[slot] = m;
-  isoVals[slot] = s;
-  isoCount++;
+  isoSlots[slot] = m;
+  isoSlots[slot + 1] = isoStrings.length;
+  isoStrings.push(s);
   return s;
 }
 

@@ -211,11 +211,14 @@ export class Scheduler {
       o += len;
       return a;
     };
-    this.es = f64(N).fill(NEG);
-    this.ef = f64(N).fill(NEG);
-    this.ls = f64(N).fill(POS);
-    this.lf = f64(N).fill(POS);
-    this.lss = f64(N).fill(POS);
+    // No initial values: a full run computes every live node before any node reads it
+    // (topological order forward, its reverse backward); the exit slots of leaves are
+    // never read. Backward-scheduled runs reset these arrays themselves (see `run`).
+    this.es = f64(N);
+    this.ef = f64(N);
+    this.ls = f64(N);
+    this.lf = f64(N);
+    this.lss = f64(N);
     this.start = f64(n);
     this.finish = f64(n);
     this.tf = f64(n);
