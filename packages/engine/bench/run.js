@@ -178,17 +178,17 @@ console.log(`plan 10k: ${plan10k.tasks.length} tasks, ${plan10k.dependencies.len
 
 // Warm-up runs (not measured) let the JIT finish optimising before timing: the engine's
 // code is larger than the floor's and needs ~15-20 runs before it stops recompiling, so both
-// get 25 warm-up runs; the figures come from the 21 measured steady-state runs after them.
+// get 25 warm-up runs; the figures come from the 41 measured steady-state runs after them.
 const WARMUP_10K = 25;
 for (let i = 0; i < WARMUP_10K; i++) {
   schedule(plan10k);
   bareCpm(plan10k);
 }
 // Engine and floor run in pairs, back to back, so both see the same machine load; the ratio
-// is the median of the 21 pairs' ratios (the times are the medians of each side).
+// is the median of the 41 pairs' ratios (the times are the medians of each side).
 const engineTimes = [];
 const floorTimes = [];
-for (let i = 0; i < 21; i++) {
+for (let i = 0; i < 41; i++) {
   let t0 = performance.now();
   schedule(plan10k);
   engineTimes.push(performance.now() - t0);

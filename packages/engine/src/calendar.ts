@@ -100,6 +100,12 @@ export class WorkCalendar {
   private hi = 0;
   private cum: Float64Array = new Float64Array(0);
   private pat: Int32Array = new Int32Array(0);
+  /** `cum[0]` and `cum[hi − lo]`: the positions the day table spans (kept as fields for the fast paths). */
+  private posLo = 0;
+  private posHi = 0;
+  /** The span `exactPosition` accepts: the table's positions in UTC, none (+∞, −∞) otherwise. */
+  private exactLo = Infinity;
+  private exactHi = -Infinity;
   /** Table days per working minute, for the first guess of `walkToDay`. */
   private daysPerWork = 0;
   private readonly allDay: boolean;
@@ -249,6 +255,12 @@ export class WorkCalendar {
     this.hi = hi;
     this.cum = cum;
     this.pat = pat;
+    this.posLo = cum[0]!;
+    this.posHi = cum[n - 1]!;
+    if (this.zone.isUtc) {
+      this.exactLo = this.posLo;
+      this.exactHi = this.posHi;
+    }
     if (this.wkFin !== null) {
       // Position of local minute 0 of week 0: cum[0] minus the work from there to day lo.
       const k = Math.floor((lo + 4) / 7);
@@ -324,7 +336,7 @@ export class WorkCalendar {
   /** Earliest local instant x with pos(x) = w (a finish-type reading: lands on interval ends). */
   private earliestAt(w: number): number {
     const fin = this.wkFin;
-    if (fin !== null && w > this.cum[0]! && w <= this.cum[this.hi - this.lo]! && w === Math.floor(w)) {
+    if (fin !== null && w > this.posLo && w <= this.posHi && w === Math.floor(w)) {
       // Inside the table: the week and the minute of the week directly (see wkFin).
       const u = w - this.wkOff;
       const k = Math.floor((u - 1) / this.wkWork);
@@ -347,7 +359,7 @@ export class WorkCalendar {
   /** Latest local instant x with pos(x) = w (a start-type reading: lands on interval starts). */
   private latestAt(w: number): number {
     const st = this.wkStart;
-    if (st !== null && w >= this.cum[0]! && w < this.cum[this.hi - this.lo]! && w === Math.floor(w)) {
+    if (st !== null && w >= this.posLo && w < this.posHi && w === Math.floor(w)) {
       const u = w - this.wkOff;
       const k = Math.floor(u / this.wkWork);
       return k * 10080 - 5760 + st[u - k * this.wkWork]!;
@@ -373,7 +385,7 @@ export class WorkCalendar {
    * them), so a caller may remember `w` as their position instead of looking it up again.
    */
   exactPosition(w: number): boolean {
-    return this.zone.isUtc && w === Math.floor(w) && w > this.cum[0]! && w < this.cum[this.hi - this.lo]!;
+    return w > this.exactLo && w < this.exactHi && w === Math.floor(w);
   }
 
   /** Working position (working minutes since an arbitrary origin) of a UTC instant. */
