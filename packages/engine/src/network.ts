@@ -310,7 +310,9 @@ export class Network {
     this.actualFinish[i] = as !== null && af !== null && af >= as ? af : NONE;
     this.started[i] = as !== null ? 1 : 0;
     this.complete[i] = (as !== null && af !== null && af >= as) || pct >= 100 ? 1 : 0;
-    this.progress[i] = dur > 0 ? (100 * this.actualDur[i]!) / dur : pct >= 100 || Number.isFinite(this.actualFinish[i]!) ? 100 : 0;
+    const progress = dur > 0 ? (100 * this.actualDur[i]!) / dur : pct >= 100 || Number.isFinite(this.actualFinish[i]!) ? 100 : 0;
+    // Actual minutes are whole: only a complete task shows 100 %.
+    this.progress[i] = this.complete[i] || progress <= 99.99 ? progress : 99.99;
     const ms = toEpochMinutes(t.manualStartAt);
     this.manual[i] = t.manuallyScheduled === true && ms !== null ? 1 : 0;
     this.manualStart[i] = ms ?? NONE;

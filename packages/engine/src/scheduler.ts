@@ -1216,6 +1216,7 @@ export class Scheduler {
     const net = this.net;
     let a = 0;
     let d = 0;
+    let open = false;
     const stack = [s];
     while (stack.length) {
       const v = stack.pop()!;
@@ -1224,10 +1225,13 @@ export class Scheduler {
         else {
           a += net.actualDur[c]!;
           d += net.dur[c]!;
+          if (net.dur[c]! > 0 && !net.complete[c]) open = true;
         }
       }
     }
-    return d > 0 ? (100 * a) / d : 0;
+    const pct = d > 0 ? (100 * a) / d : 0;
+    // Actual minutes are whole: a 99.99 % subtask may count its full duration as done.
+    return open && pct > 99.99 ? 99.99 : pct;
   }
 
   /** Allocates the per-summary rollup arrays (called lazily by the first run). */

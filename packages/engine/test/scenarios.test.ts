@@ -317,6 +317,19 @@ describe('summaries', () => {
     expect(q.result.cycles[0]!.taskIds.sort()).toEqual(['A', 'S']);
     expect(q.result.cycles[0]!.path).toBe('P-2 → P-1 → P-2');
   });
+  it('only a finished task or phase shows 100 %: 99.99 % of 240 minutes is 240 whole actual minutes', () => {
+    const p = plan(
+      [
+        { id: 'S', type: 'summary' },
+        { id: 'A', parentId: 'S', durationMin: 240, progressPct: 100, actualStartAt: at(2, '08:00') },
+        { id: 'B', parentId: 'S', durationMin: 240, progressPct: 99.99, actualStartAt: at(2, '08:00') },
+      ],
+      [],
+    );
+    expect(p.t('B').progressPct).toBe(99.99);
+    expect(p.t('S').progressPct).toBe(99.99);
+    expect(p.t('A').progressPct).toBe(100);
+  });
 });
 
 describe('progress', () => {
