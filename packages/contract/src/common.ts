@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
-export const Uuid = z.uuid();
+/** A UUID; upper-case input is read as its canonical lower-case form (ids are stored and compared lower-case). */
+export const Uuid = z.uuid().overwrite((id) => id.toLowerCase());
 const plausibleYear = (value: string) => {
   const year = Number(value.slice(0, 4));
   return year >= 1900 && year <= 2999;

@@ -7,6 +7,8 @@ export const limits = {
   rateLimitWindowMs: 60_000,
   /** Largest accepted request body; larger bodies get 413 `payload_too_large`. */
   requestBodyMaxBytes: 4 * 1024 * 1024,
+  /** Deepest nesting of arrays and objects in a request body (ours need 4); deeper is a 400. */
+  requestBodyMaxDepth: 32,
   changesPerChangeSet: 1000,
   webhooksPerWorkspace: 50,
   taskPageSizeMax: 500,

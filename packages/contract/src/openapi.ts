@@ -28,9 +28,12 @@ const models: Record<string, z.ZodType> = {
 
 type JsonObject = Record<string, unknown>;
 
-/** Codes every authenticated operation can answer with, whatever it does. */
-const commonErrors: ErrorCode[] = ['unauthorized', 'forbidden', 'rate_limited', 'server_error'];
-const writeErrors: ErrorCode[] = ['invalid_request', 'payload_too_large'];
+/**
+ * Codes every authenticated operation can answer with, whatever it does (any request can
+ * be malformed: a path that is not valid percent-encoding, oversized headers).
+ */
+const commonErrors: ErrorCode[] = ['invalid_request', 'unauthorized', 'forbidden', 'rate_limited', 'server_error'];
+const writeErrors: ErrorCode[] = ['payload_too_large'];
 
 function componentsOf(schemas: Map<string, z.ZodType>, io: 'input' | 'output'): Record<string, JsonObject> {
   const registry = z.registry<{ id: string }>();

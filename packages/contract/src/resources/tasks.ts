@@ -198,6 +198,10 @@ export const ChangeSet = z
     updateTasks: z.array(TaskUpdateItem).default([]).describe('Each item: the task id, then the PATCH fields (with `placement`).'),
     createDependencies: z.array(DependencyCreate).default([]),
     deleteDependencyIds: z.array(Uuid).default([]),
+    deleteTaskIds: z
+      .array(z.unknown())
+      .optional()
+      .describe('Refused: tasks are deleted only in the web app, so a change set naming any task here is 403 `forbidden` with `details.reason` `destructive`.'),
     fullReschedule: z.boolean().default(false).describe('Recompute every task, not only what the changes affect.'),
   })
   .superRefine((set, ctx) => {
@@ -209,7 +213,7 @@ export const ChangeSet = z
 export type ChangeSet = z.output<typeof ChangeSet>;
 
 /** The keys that make a `POST …/tasks` body a change set rather than one TaskCreate. */
-export const changeSetKeys = ['createTasks', 'updateTasks', 'createDependencies', 'deleteDependencyIds', 'fullReschedule'] as const;
+export const changeSetKeys = ['createTasks', 'updateTasks', 'createDependencies', 'deleteDependencyIds', 'deleteTaskIds', 'fullReschedule'] as const;
 
 /** Whether a `POST …/tasks` body is a change set (it has any change-set key). */
 export function isChangeSet(body: unknown): boolean {

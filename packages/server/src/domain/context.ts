@@ -17,7 +17,7 @@ export interface DomainContext {
   /** Hot reads reused until the next write (one per process). */
   memo?: VersionedMemo;
   /** The policy for webhook destinations (public https only, unless configured otherwise). */
-  webhookDestinations?: { check(url: string): { ok: true; url: string } | { ok: false; reason: string } };
+  webhookDestinations?: { check(url: string): Promise<{ ok: true; url: string } | { ok: false; reason: string }> };
 }
 
 /**

@@ -28,7 +28,9 @@ export function nonMemberProblems(members: ReadonlyMap<string, unknown>, userIds
 export async function listProjectMembers(ctx: DomainContext, actor: Actor, projectId: string): Promise<Member[]> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
   return [...(await projectMembers(ctx, project)).values()].map((person) => {
-    const since = [person.direct_since, person.workspace_since].filter((at): at is string => at !== null).sort();
+    // Workspace members have had access since the project exists, not since they joined the workspace.
+    const throughWorkspace = person.workspace_since === null ? null : person.workspace_since > project.created_at ? person.workspace_since : project.created_at;
+    const since = [person.direct_since, throughWorkspace].filter((at): at is string => at !== null).sort();
     return {
       userId: person.id,
       name: displayName(person),
@@ -36,7 +38,7 @@ export async function listProjectMembers(ctx: DomainContext, actor: Actor, proje
       role: person.role,
       directRole: person.direct_role,
       inherited: person.workspace_role !== null,
-      resourceId: null,
+      resourceId: person.resource_id,
       addedAt: since[0] ?? nowIso(ctx),
       avatarUrl: person.avatar_url,
     };

@@ -11,11 +11,14 @@ export interface DomainEvent {
 
 /**
  * Appends events to the outbox inside the caller's transaction, so an event exists
- * exactly when its change committed. The webhook worker delivers them.
+ * exactly when its change committed. The webhook worker delivers them. Receivers order
+ * events by `createdAt` (deliveries are unordered), so the events of one write, given in
+ * the order things happened, get strictly increasing times a millisecond apart.
  */
 export async function appendEvents(tx: Queries, actor: Pick<Actor, 'userId' | 'name'>, at: string, events: DomainEvent[]): Promise<void> {
+  const start = Date.parse(at);
   await tx.events.insert(
-    events.map((event) => ({
+    events.map((event, index) => ({
       id: randomUUID(),
       type: event.type,
       workspace_id: event.workspaceId,
@@ -23,7 +26,7 @@ export async function appendEvents(tx: Queries, actor: Pick<Actor, 'userId' | 'n
       actor_id: actor.userId,
       actor_name: actor.name,
       data: JSON.stringify(event.data),
-      created_at: at,
+      created_at: new Date(start + index).toISOString(),
       dispatched: 0,
     })),
   );

@@ -5,10 +5,15 @@ import { nowIso } from './context.js';
 import { invalid, notFound } from './errors.js';
 import { normalizeEmail } from './users.js';
 
-/** The caller's workspaces with the caller's role; a restricted key sees only its own. */
+/**
+ * The caller's workspaces with the caller's role, the caller's personal workspace first (another
+ * person's personal workspace the caller was added to is not "personal" for the caller); a
+ * restricted key sees only its own.
+ */
 export async function listWorkspaces(ctx: DomainContext, actor: Actor): Promise<Workspace[]> {
   const rows = await ctx.store.q.workspaces.listForUser(actor.userId, actor.workspaceId);
-  return rows.map((row) => ({ id: row.id, name: row.name, role: row.role, personal: row.is_personal === 1 }));
+  const workspaces = rows.map((row) => ({ id: row.id, name: row.name, role: row.role, personal: row.is_personal === 1 && row.created_by === actor.userId }));
+  return [...workspaces.filter((w) => w.personal), ...workspaces.filter((w) => !w.personal)];
 }
 
 /** Creates a shared workspace owned by the user with that e-mail (operator command). */

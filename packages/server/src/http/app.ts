@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import { limits } from '@gantry/contract';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { DomainContext } from '../domain/context.js';
-import { AppError, forbidden } from '../domain/errors.js';
+import { AppError, forbidden, invalid } from '../domain/errors.js';
 import { VersionedMemo } from '../domain/memo.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
 import { ReadCache } from '../domain/projects/read-cache.js';
@@ -27,6 +28,25 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   /** The webhook destination policy (webhooks/destination-guard), given by the composition root. */
   webhookDestinations?: DomainContext['webhookDestinations'];
+}
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Node refused the request before Fastify saw it: answer in our error format, then close. */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) return;
+  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are too large' : 'the request is not valid HTTP';
+  const body = JSON.stringify({ error: 'invalid_request', message, details: { fields: [{ path: 'headers', message }] } });
+  socket.end(
+    ['HTTP/1.1 400 Bad Request', 'Connection: close', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, `X-Request-Id: ${randomUUID()}`, '', body].join('\r\n'),
+  );
 }
 
 /** Paths of projects and tasks: deleting them is never allowed through keys. */
@@ -58,10 +78,31 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     forceCloseConnections: 'idle',
     // Requests that arrive while closing get our own 503 body (below), not Fastify's.
     return503OnClosing: false,
+    // A path that is not valid percent-encoding never reaches a route: answered in our format.
+    frameworkErrors: (error, request, raw) => {
+      const reply = raw as FastifyReply;
+      reply.header('x-request-id', request.id);
+      const problems = [{ path: 'url', message: 'is not a valid URL (bad percent-encoding)' }];
+      return reply.code(400).send({ error: 'invalid_request', message: error.message, details: { fields: problems } });
+    },
+    // Requests Node's HTTP parser refuses (headers over its size limit, broken framing).
+    clientErrorHandler: answerClientError,
   });
 
-  // JSON only: anything else is answered 400 with the content-type named.
-  app.removeContentTypeParser('text/plain');
+  // JSON only: anything else is answered 400 with the content-type named. A JSON body may
+  // be empty (clients often send the header on every request); keys that could poison
+  // prototypes (`__proto__`, `constructor.prototype`) are refused, named as such.
+  app.removeContentTypeParser(['text/plain', 'application/json']);
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    parseJson(request, text, (error, value) => {
+      // Valid JSON the safe parser refused holds such keys (parsing it plainly is harmless).
+      if (error && isJson(text)) return done(invalid([{ path: 'body', message: 'must not contain the keys __proto__ or constructor.prototype' }]), undefined);
+      done(error, value);
+    });
+  });
 
   const routeDeps: RouteDeps = {
     ctx,

@@ -29,7 +29,7 @@ export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number
     }
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
-      return reply.code(errorCatalogue.server_error.status).send({ error: 'server_error' });
+      return reply.code(errorCatalogue.server_error.status).send({ error: 'server_error', message: 'internal error; retry with exponential backoff' });
     }
     if (appError.status >= 500) request.log.error({ err: error }, appError.message);
     return reply.code(appError.status).send({ error: appError.code, message: appError.message, ...(appError.details ? { details: appError.details } : {}) });

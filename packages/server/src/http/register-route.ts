@@ -1,11 +1,11 @@
-import type { RouteDef } from '@gantry/contract';
+import { limits, type RouteDef } from '@gantry/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { invalid, notFound } from '../domain/errors.js';
 import { IdempotentRequest } from '../domain/idempotency.js';
 import { authenticate, enforceRateLimit, requireScope, type RateLimiters } from './auth.js';
-import { fieldProblems, nulProblems } from './problems.js';
+import { fieldProblems, rawValueProblems } from './problems.js';
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -62,7 +62,7 @@ export function registerRoute<D extends RouteDef>(app: FastifyInstance, deps: Ro
       const params = def.params?.safeParse(request.params);
       if (params && !params.success) throw notFound();
 
-      const problems = [...nulProblems(request.query), ...nulProblems(request.body)];
+      const problems = [...rawValueProblems(request.query, limits.requestBodyMaxDepth), ...rawValueProblems(request.body, limits.requestBodyMaxDepth)];
       const query = def.query?.safeParse(request.query ?? {});
       if (query && !query.success) problems.push(...fieldProblems(query.error, 'query'));
       const body = def.body ? (def.body.pick?.(request.body) ?? def.body.schema).safeParse(request.body ?? {}) : undefined;

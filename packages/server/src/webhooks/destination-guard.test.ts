@@ -5,9 +5,11 @@ import {
   checkWebhookUrl,
   guardedLookup,
   isPublicAddress,
+  resolvedHostProblem,
   WEBHOOK_DESTINATION_ERROR_CODE,
 } from './destination-guard.js';
 import type { LookupResolver } from './destination-guard.js';
+import { destinationPolicy } from './policy.js';
 
 // Everything here is decided without connecting: only pure functions and `guardedLookup`
 // with an injected resolver are called, so no test sends traffic anywhere, and the real
@@ -351,5 +353,38 @@ describe('guardedLookup', () => {
   it('with allowPrivate, returns private and loopback addresses', async () => {
     expect(await lookup(resolver, 'rebind.example.com', {}, open)).toEqual({ error: null, address: '127.0.0.1', family: 4 });
     expect((await lookup(resolver, 'mixed.example.com', { all: true }, open)).address).toHaveLength(2);
+  });
+});
+
+describe('destinationPolicy at subscription', () => {
+  const resolver: LookupResolver = async (hostname) => {
+    if (hostname === 'rebind.example.com') return [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }];
+    if (hostname === 'public.example.com') return [{ address: '93.184.215.14', family: 4 }];
+    if (hostname === 'slow.example.com') return new Promise<never>(() => undefined);
+    throw Object.assign(new Error('not found'), { code: 'ENOTFOUND' });
+  };
+
+  it('refuses a host name with any non-public address, lets public and unresolvable names through', async () => {
+    const policy = destinationPolicy(false, resolver);
+    expect(await policy.check('https://rebind.example.com/hook')).toEqual({ ok: false, reason: expect.stringMatching(/resolves to an address that is not a public/) });
+    expect(await policy.check('https://public.example.com/hook')).toEqual({ ok: true, url: 'https://public.example.com/hook' });
+    // Unresolvable here: every delivery resolves again and judges at connect time.
+    expect(await policy.check('https://unknown.example.com/hook')).toEqual({ ok: true, url: 'https://unknown.example.com/hook' });
+    expect(await policy.check('https://93.184.215.14/hook')).toMatchObject({ ok: true });
+    expect(await policy.check('http://public.example.com/hook')).toMatchObject({ ok: false });
+  });
+
+  it('does not wait on a resolver that never answers for more than its timeout', async () => {
+    const started = Date.now();
+    expect(await resolvedHostProblem('slow.example.com', resolver, 50)).toBeNull();
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('asks no resolver when private destinations are allowed', async () => {
+    const policy = destinationPolicy(true, async () => {
+      throw new Error('must not resolve');
+    });
+    expect(await policy.check('http://127.0.0.1:8080/hook')).toEqual({ ok: true, url: 'http://127.0.0.1:8080/hook' });
+    expect(await policy.check('https://rebind.example.com/hook')).toMatchObject({ ok: true });
   });
 });

@@ -182,6 +182,29 @@ export function checkWebhookUrl(url: string, options: DestinationOptions): Webho
   return { ok: true, url: parsed };
 }
 
+/**
+ * At subscription, after {@link checkWebhookUrl}: a host name that resolves to a non-public
+ * address (e.g. a wildcard DNS name for 127.0.0.1) is refused at once. A name that does not
+ * resolve within `timeoutMs` is let through: DNS may be unreachable from where the API runs,
+ * and every delivery judges the addresses again at connect time ({@link guardedLookup}).
+ *
+ * @returns a reason to refuse, or `null`; never throws.
+ */
+export async function resolvedHostProblem(hostname: string, resolver: LookupResolver, timeoutMs: number): Promise<string | null> {
+  if (isIP(hostname.replace(/^\[|\]$/g, '')) !== 0) return null;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<readonly LookupAddress[]>((resolve) => {
+    timer = setTimeout(() => resolve([]), timeoutMs);
+    timer.unref();
+  });
+  try {
+    const addresses = await Promise.race([resolver(hostname).catch(() => []), timeout]);
+    return addresses.some(({ address }) => !isPublicAddress(address)) ? 'the host name resolves to an address that is not a public internet address' : null;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** Builds an error {@link guardedLookup} reports; messages are safe for the delivery log. */
 function lookupError(code: string, message: string): NodeJS.ErrnoException {
   const error: NodeJS.ErrnoException = new Error(message);

@@ -148,6 +148,17 @@ describe('authentication and access', () => {
     expect(workspaces.body.workspaces.find((w) => w.id === workspaceId)?.role).toBe('admin');
   });
 
+  it("marks only the caller's own personal workspace as personal, and lists it first", async () => {
+    const host = await provisionUser(server, 'host@example.com');
+    const guest = await provisionUser(server, 'guest@example.com');
+    expect((await server.cli('workspace', 'add-member', '--workspace', host.personalWorkspaceId, '--email', 'guest@example.com', '--role', 'admin')).code).toBe(0);
+    const listed = await server.request<{ workspaces: { id: string; personal: boolean }[] }>('GET', '/api/workspaces', { key: guest.key });
+    expect(listed.body.workspaces).toEqual([
+      expect.objectContaining({ id: guest.personalWorkspaceId, personal: true }),
+      expect.objectContaining({ id: host.personalWorkspaceId, personal: false }),
+    ]);
+  });
+
   it('confines a workspace-restricted key to its workspace', async () => {
     const created = await server.cli('workspace', 'create', '--email', 'owner@example.com', '--name', 'Restricted', '--json');
     const workspaceId = (created.json as { workspace: { id: string } }).workspace.id;
@@ -165,6 +176,9 @@ describe('authentication and access', () => {
     const outside = await server.request('POST', '/api/projects', { key, body: { name: 'Outside', workspaceId: owner.personalWorkspaceId } });
     expect(outside.status).toBe(403);
     expect(outside.body).toMatchObject({ details: { reason: 'workspace_restricted' } });
+    const hook = await server.request('POST', '/api/webhooks', { key, body: { url: 'https://hooks.example.com/in', events: ['*'], workspaceId: owner.personalWorkspaceId } });
+    expect(hook.status).toBe(403);
+    expect(hook.body).toMatchObject({ details: { reason: 'workspace_restricted' } });
     const list = await server.request<{ projects: { workspaceId: string }[] }>('GET', '/api/projects', { key });
     expect(list.body.projects.every((p) => p.workspaceId === workspaceId)).toBe(true);
 

@@ -177,6 +177,19 @@ describe('change sets', () => {
     expect(await snapshot(project.id)).toEqual(before);
   });
 
+  it('naming tasks in deleteTaskIds is 403 destructive, alone or with other changes, and nothing is saved', async () => {
+    const project = await client.createProject({ name: 'Keep', key: 'KEP' });
+    const task = await newTask(client, project.id, { name: 'Kept' });
+    const before = await snapshot(project.id);
+    for (const body of [{ deleteTaskIds: [task.id] }, { deleteTaskIds: [task.id], updateTasks: [{ id: task.id, name: 'Renamed' }] }]) {
+      const response = await client.changeSet(project.id, body);
+      expectStatus(response, 403);
+      expect(response.body).toMatchObject({ error: 'forbidden', details: { reason: 'destructive' } });
+    }
+    expect(await snapshot(project.id)).toEqual(before);
+    expectStatus(await client.changeSet(project.id, { deleteTaskIds: [], updateTasks: [{ id: task.id, name: 'Renamed' }] }), 200);
+  });
+
   it('fullReschedule alone is a change set (200) and changes nothing', async () => {
     const project = await client.createProject({ name: 'Full', key: 'FUL' });
     await newTask(client, project.id, { name: 'A' });

@@ -100,6 +100,37 @@ describe('error shapes and HTTP ground rules', () => {
       expect(response.status).toBe(201);
     });
 
+    it(`answers a body nested deeper than ${limits.requestBodyMaxDepth} levels with 400 naming where, never 500`, async () => {
+      const rawBody = `{"name":"Deep","extra":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+      const response = await server.request<ErrorBody>('POST', '/api/projects', { key: user.key, rawBody, headers: { 'content-type': 'application/json' } });
+      const body = expectErrorShape(response, 400, 'invalid_request');
+      expect(fieldsOf(body)).toEqual([{ path: `extra${'[0]'.repeat(limits.requestBodyMaxDepth - 1)}`, message: expect.stringMatching(/levels deep/) }]);
+    });
+
+    it('treats an empty body sent with Content-Type: application/json as no body', async () => {
+      const project = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key: user.key, body: { name: 'Empty bodies' } });
+      const headers = { 'content-type': 'application/json' };
+      const baseline = await server.request('POST', `/api/projects/${project.body.project.id}/baseline`, { key: user.key, rawBody: '', headers });
+      expect(baseline.status).toBe(201);
+      const missing = await server.request('DELETE', `/api/projects/${project.body.project.id}/dependencies/00000000-0000-4000-8000-000000000000`, { key: user.key, rawBody: '', headers });
+      expectErrorShape(missing, 404, 'not_found');
+    });
+
+    it('refuses keys that could poison prototypes with a message that says so', async () => {
+      const response = await server.request<ErrorBody>('POST', '/api/projects', { key: user.key, rawBody: '{"__proto__":{"a":1},"name":"Proto"}', headers: { 'content-type': 'application/json' } });
+      const body = expectErrorShape(response, 400, 'invalid_request');
+      expect(fieldsOf(body)[0]?.message).toMatch(/__proto__/);
+    });
+
+    it('answers requests Fastify and Node refuse before any route (bad percent-encoding, huge headers) in the error format', async () => {
+      const badUrl = await server.request<ErrorBody>('GET', '/api/projects/%zz', { key: user.key });
+      expect(fieldsOf(expectErrorShape(badUrl, 400, 'invalid_request'))[0]?.path).toBe('url');
+      expect(badUrl.headers.get('x-request-id')).toBeTruthy();
+      const hugeHeaders = await fetch(`${server.url}/api/auth/me`, { headers: { 'x-padding': 'x'.repeat(20_000) } });
+      expect(hugeHeaders.status).toBe(400);
+      expect(await hugeHeaders.json()).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/headers/) });
+    });
+
     it('lists every validation problem at once in details.fields[{path, message}]', async () => {
       const response = await server.request<ErrorBody>('POST', '/api/projects', {
         key: user.key,

@@ -136,5 +136,22 @@ describe('people: assignees and comments', () => {
     expectStatus(refused, 400);
     expect(fieldPaths(refused.body)).toEqual(['userIds[0]']);
   });
+
+  it('members show the resource they are assigned through, and were added no earlier than the project', async () => {
+    const project = await client.createProject({ name: 'Staffing', key: 'STF' });
+    await server.cli('project', 'add-member', '--project', project.id, '--email', 'member@example.com', '--role', 'viewer');
+    type Member = { userId: string; resourceId: string | null; addedAt: string };
+    const members = async () => (await server.request<{ members: Member[] }>('GET', `/api/projects/${project.id}/members`, { key: owner.key })).body.members;
+    expect((await members()).map((m) => m.resourceId)).toEqual([null, null]);
+    const task = await newTask(client, project.id, { name: 'Staffed' });
+    const assigned = await client.putAssignees(project.id, task.id, { userIds: [owner.userId, member.userId] });
+    expectStatus(assigned, 200);
+    const byUser = new Map(assigned.body.task.assignees.map((a) => [a.userId, a.resourceId]));
+    const createdAt = (await server.request<{ project: { createdAt: string } }>('GET', `/api/projects/${project.id}`, { key: owner.key })).body.project.createdAt;
+    for (const m of await members()) {
+      expect(m.resourceId).toBe(byUser.get(m.userId));
+      expect(m.addedAt >= createdAt).toBe(true);
+    }
+  });
 });
 

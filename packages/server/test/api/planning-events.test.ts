@@ -35,7 +35,9 @@ describe('planning events', () => {
     let seen = await count(project.id);
     const task = await newTask(client, project.id, { name: 'Draft', durationMin: 480, notes: 'n1' });
     const created = await newEvents(project.id, seen);
-    expect(created.map((e) => e.type)).toEqual(['task.created']);
+    // The first task also locks the project key: a project field change.
+    expect(created.map((e) => e.type)).toEqual(['task.created', 'project.updated']);
+    expect(eventData(created[1] as EventRow).changes).toEqual({ keyLocked: { from: false, to: true } });
     expectEnvelope(created[0] as EventRow, project.id, project.workspaceId);
     const createdTask = eventData(created[0] as EventRow).task as Task;
     expect(createdTask).toMatchObject({ id: task.id, projectId: project.id, completed: false, assignees: [], key: 'EVT-1' });
@@ -160,6 +162,6 @@ describe('planning events', () => {
       200,
     );
     const events = await newEvents(project.id, seen);
-    expect(events.map((e) => e.type).sort()).toEqual(['dependency.created', 'task.created', 'task.created']);
+    expect(events.map((e) => e.type).sort()).toEqual(['dependency.created', 'project.updated', 'task.created', 'task.created']);
   });
 });

@@ -192,7 +192,8 @@ describe('projects', () => {
         workspaceName: 'Personal',
         role: 'owner',
         taskCount: 0,
-        finishAt: expect.stringMatching(/^2027-01-04T/),
+        // A project without tasks ends where it starts: the first working minute of its start date.
+        finishAt: '2027-01-04T08:00:00.000Z',
       });
 
       expect((await patch(id, { archived: true })).status).toBe(200);
@@ -215,6 +216,23 @@ describe('projects', () => {
       // Restore it for the other tests.
       expect((await patch(id, { archived: false })).body.project.archivedAt).toBeNull();
     });
+  });
+
+  it('a project starting on a Saturday without tasks starts and ends on Monday 08:00; its first task locks the key and moves updatedAt', async () => {
+    const created = await create({ name: 'Weekend', key: 'WKD', startDate: '2027-01-02' });
+    const id = created.body.project.id;
+    const listed = await server.request<{ projects: ListItem[] }>('GET', '/api/projects', { key: owner.key });
+    expect(listed.body.projects.find((project) => project.id === id)?.finishAt).toBe('2027-01-04T08:00:00.000Z');
+    const empty = await server.request<{ projectStartAt: string; projectFinishAt: string }>('POST', `/api/projects/${id}/tasks`, {
+      key: owner.key,
+      body: { createTasks: [] },
+    });
+    expect(empty.body).toMatchObject({ projectStartAt: '2027-01-04T08:00:00.000Z', projectFinishAt: '2027-01-04T08:00:00.000Z' });
+    server.clock.advance(60_000);
+    expect((await server.request('POST', `/api/projects/${id}/tasks`, { key: owner.key, body: { name: 'First' } })).status).toBe(201);
+    const read = await server.request<{ project: Project }>('GET', `/api/projects/${id}`, { key: owner.key });
+    expect(read.body.project.keyLocked).toBe(true);
+    expect(read.body.project.updatedAt > created.body.project.updatedAt).toBe(true);
   });
 
   describe('GET /api/projects/{projectId}', () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, fieldPaths, newTask, planningClient, uuid, type PlanningClient } from '../support/planning.js';
+import { expectStatus, fieldPaths, newTask, planningClient, uuid, type PlanningClient, type PlanTask } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 const planOnly = ['sortKey'];
@@ -292,6 +292,56 @@ describe('tasks', () => {
       const read = await client.getTask(project.id, task.id);
       expect(read.body.task).toMatchObject({ progressPct: 100, completed: true });
       expectStatus(await client.patchTask(project.id, task.id, { progressPct: 101 }), 400);
+    });
+
+    it('progress sent with a new task sets its actual dates as an edit does: the task starts where it is scheduled', async () => {
+      const project = await client.createProject({ name: 'Started', key: 'STA' });
+      const first = await newTask(client, project.id, { name: 'First', durationMin: 960 });
+      const created = await client.changeSet(project.id, {
+        createTasks: [
+          { id: uuid(), name: 'Half', durationMin: 480, progressPct: 50 },
+          { id: uuid(), name: 'Done', durationMin: 240, progressPct: 100 },
+        ],
+        createDependencies: [],
+      });
+      expectStatus(created, 200);
+      const byName = (name: string) => created.body.tasks.find((t) => t.name === name) as PlanTask & Record<string, unknown>;
+      const [half, done] = [byName('Half'), byName('Done')];
+      expect(half).toMatchObject({ actualStartAt: half.startAt, actualFinishAt: null, actualDurationMin: 240, remainingDurationMin: 240 });
+      expect(done).toMatchObject({ actualStartAt: done.startAt, actualFinishAt: done.finishAt, progressPct: 100 });
+      expect((await client.getTask(project.id, done.id)).body.task).toMatchObject({ completed: true, actualStartAt: '2026-03-02T08:00:00.000Z' });
+      // A single create behaves the same.
+      const later = await client.createTask(project.id, { name: 'Later', durationMin: 480, progressPct: 25 });
+      expectStatus(later, 201);
+      expect(later.body.tasks.find((t) => t.name === 'Later')).toMatchObject({ actualStartAt: '2026-03-02T08:00:00.000Z', actualDurationMin: 120 });
+      expect(first.startAt).toBe('2026-03-02T08:00:00.000Z');
+    });
+
+    it("a summary's rolled-up fields and its type cannot be set: 400 naming each, nothing saved", async () => {
+      const project = await client.createProject({ name: 'Phases', key: 'PHA' });
+      const phase = await newTask(client, project.id, { name: 'Phase' });
+      await newTask(client, project.id, { name: 'Step', parentId: phase.id, durationMin: 960 });
+      const response = await client.patchTask(project.id, phase.id, { durationMin: 50, workMin: 10, type: 'task', name: 'Renamed' });
+      expectStatus(response, 400);
+      expect(fieldPaths(response.body).sort()).toEqual(['durationMin', 'type', 'workMin']);
+      expect((await client.getTask(project.id, phase.id)).body.task).toMatchObject({ name: 'Phase', type: 'summary', durationMin: 960 });
+      expectStatus(await client.patchTask(project.id, phase.id, { name: 'Renamed', type: 'summary' }), 200);
+    });
+
+    it('ids are case-insensitive: upper-case UUIDs find the same project and task, and name the same task in a change set', async () => {
+      const project = await client.createProject({ name: 'Cases', key: 'CAS' });
+      const task = await newTask(client, project.id, { name: 'Lower' });
+      const read = await client.getTask(project.id.toUpperCase(), task.id.toUpperCase());
+      expectStatus(read, 200);
+      expect(read.body.task.id).toBe(task.id);
+      const id = uuid();
+      const created = await client.changeSet(project.id, { createTasks: [{ id: id.toUpperCase(), name: 'Upper', parentId: null }] });
+      expectStatus(created, 200);
+      expect(created.body.tasks.map((t) => t.id)).toContain(id);
+      const again = await client.changeSet(project.id, { createTasks: [{ id, name: 'Same id' }] });
+      expectStatus(again, 400);
+      expect(fieldPaths(again.body)).toEqual(['createTasks[0].id']);
+      expectStatus(await client.link(project.id, { predecessorId: task.id.toUpperCase(), successorId: id.toUpperCase() }), 201);
     });
   });
 

@@ -10,6 +10,7 @@ import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
 import { openStore } from '../../src/store/open-store.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
+import type { LookupResolver } from '../../src/webhooks/destination-guard.js';
 import { destinationPolicy } from '../../src/webhooks/policy.js';
 import type { Store } from '../../src/store/store.js';
 import { openApiProblems } from './openapi-check.js';
@@ -65,6 +66,16 @@ export interface TestServer {
 }
 
 /**
+ * Name resolution for subscriptions in tests, without the real DNS: names under
+ * `loopback.test` resolve to 127.0.0.1 (a wildcard name for loopback, as nip.io offers),
+ * every other name does not resolve.
+ */
+export const testResolver: LookupResolver = async (hostname) => {
+  if (hostname === 'loopback.test' || hostname.endsWith('.loopback.test')) return [{ address: '127.0.0.1', family: 4 }];
+  throw Object.assign(new Error(`test resolver: ${hostname} does not resolve`), { code: 'ENOTFOUND' });
+};
+
+/**
  * Starts the real HTTP app on a random loopback port over a fresh store (SQLite, or
  * PostgreSQL when TEST_DATABASE_URL is set).
  */
@@ -74,7 +85,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = loadConfig({ ...processEnv, PORT: '0', HOST: '127.0.0.1' });
   const { store } = await openStore(config);
   const clock = new ManualClock();
-  const webhookDestinations = destinationPolicy(config.webhookAllowPrivate);
+  const webhookDestinations = destinationPolicy(config.webhookAllowPrivate, testResolver);
   const app = buildApp({ config, store, clock, logger: createLogger('silent'), webhookDestinations });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
 

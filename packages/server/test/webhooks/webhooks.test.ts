@@ -251,6 +251,62 @@ describe('webhooks', () => {
     expect(() => stripe.webhooks.constructEvent(call?.rawBody ?? '', call?.headers['service-signature'] as string, created.body.secret)).not.toThrow();
   });
 
+  it("a workspace-wide webhook's ping names no project with the nil UUID (the envelope's projectId is a UUID)", async () => {
+    const created = await subscribe({ url: receiver.url, events: ['*'], workspaceId: owner.personalWorkspaceId });
+    expect((await server.request('POST', `/api/webhooks/${created.body.webhook.id}/ping`, { key: owner.key })).status).toBe(202);
+    await drain();
+    expect(receiver.calls.find((c) => c.body.type === 'webhook.ping')?.body).toMatchObject({ workspaceId: owner.personalWorkspaceId, projectId: '00000000-0000-0000-0000-000000000000' });
+  });
+
+  it('orders the events of one write by createdAt; reports what summaries roll up, never sortKey; announces the key lock', async () => {
+    await subscribe({ url: receiver.url, events: ['*'], workspaceId: owner.personalWorkspaceId });
+    const project = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key: owner.key, body: { name: 'Ordered', startDate: '2026-03-02' } });
+    const id = project.body.project.id;
+    const phase = crypto.randomUUID();
+    const step = crypto.randomUUID();
+    await server.request('POST', `/api/projects/${id}/tasks`, {
+      key: owner.key,
+      body: { createTasks: [{ id: phase, name: 'Phase' }, { id: step, name: 'Step', parentId: phase, durationMin: 480, progressPct: 100 }] },
+    });
+    await drain();
+    const first = receiver.calls.filter((c) => c.body.projectId === id && c.body.type !== 'project.created');
+    const order = [...first].sort((x, y) => String(x.body.createdAt).localeCompare(String(y.body.createdAt))).map((c) => `${c.body.type} ${(c.body.data.task as { name?: string } | undefined)?.name ?? ''}`.trim());
+    expect(order.indexOf('task.created Step')).toBeLessThan(order.indexOf('task.completed Step'));
+    expect(new Set(first.map((c) => c.body.createdAt)).size).toBe(first.length);
+    const locked = first.find((c) => c.body.type === 'project.updated');
+    expect(locked?.body.data).toMatchObject({ changes: { keyLocked: { from: false, to: true } }, project: { keyLocked: true } });
+
+    receiver.calls.length = 0;
+    await server.request('PATCH', `/api/projects/${id}/tasks/${step}`, { key: owner.key, body: { durationMin: 960, progressPct: 50 } });
+    await drain();
+    const phaseUpdate = receiver.calls.find((c) => c.body.type === 'task.updated' && (c.body.data.task as { id: string }).id === phase);
+    expect(phaseUpdate?.body.data.changes).toEqual({ durationMin: { from: 480, to: 960 }, progressPct: { from: 100, to: 50 } });
+    const phaseMoved = receiver.calls.find((c) => c.body.type === 'task.dates_changed' && (c.body.data.task as { id: string }).id === phase);
+    expect(phaseMoved?.body.data.cause).toBe('reschedule');
+
+    receiver.calls.length = 0;
+    const other = await server.request<{ tasks: { id: string }[] }>('POST', `/api/projects/${id}/tasks`, { key: owner.key, body: { name: 'Other' } });
+    await drain();
+    receiver.calls.length = 0;
+    await server.request('PATCH', `/api/projects/${id}/tasks/${other.body.tasks[0]?.id}`, { key: owner.key, body: { placement: { beforeTaskId: phase } } });
+    await drain();
+    for (const call of receiver.calls.filter((c) => c.body.type === 'task.updated')) expect(call.body.data.changes).not.toHaveProperty('sortKey');
+  });
+
+  it('stops a workspace-wide webhook whose owner is no longer a workspace owner or admin', async () => {
+    const admin = await provisionUser(server, 'demoted@example.com');
+    expect((await server.cli('workspace', 'add-member', '--workspace', owner.personalWorkspaceId, '--email', 'demoted@example.com', '--role', 'admin')).code).toBe(0);
+    expect((await subscribe({ url: receiver.url, events: ['task.created'], workspaceId: owner.personalWorkspaceId }, admin.key)).status).toBe(201);
+    await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { name: 'While admin' } });
+    await drain();
+    expect((await server.cli('workspace', 'add-member', '--workspace', owner.personalWorkspaceId, '--email', 'demoted@example.com', '--role', 'member')).code).toBe(0);
+    await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { name: 'After demotion' } });
+    await drain();
+    expect(receiver.calls.filter((c) => c.body.type === 'task.created').map((c) => (c.body.data.task as { name: string }).name)).toEqual(['While admin']);
+    const mine = await server.request<{ webhooks: { id: string }[] }>('GET', '/api/webhooks', { key: admin.key });
+    for (const webhook of mine.body.webhooks) await server.request('DELETE', `/api/webhooks/${webhook.id}`, { key: admin.key });
+  });
+
   it('allows at most 50 webhooks per workspace (422 limit_exceeded)', async () => {
     const other = await provisionUser(server, 'many-hooks@example.com');
     const project = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key: other.key, body: { name: 'Many' } });

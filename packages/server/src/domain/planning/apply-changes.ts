@@ -5,6 +5,13 @@ import { generateKeyBetween } from 'fractional-indexing';
 import type { AssignmentRow, DependencyRow, TaskRow } from '../../store/store.js';
 import type { Plan } from './plan.js';
 
+/** The progress fields of a task create or edit. */
+interface ProgressFields {
+  progressPct?: number;
+  actualStartAt?: string | null;
+  actualFinishAt?: string | null;
+}
+
 /** Each item carries the path of its place in the request, for `details.fields`. */
 export type Located<T> = T & { path: string };
 
@@ -36,6 +43,8 @@ export interface AppliedChanges {
   deletedDependencies: DependencyRow[];
   /** Tasks whose assignment rows (who, or their units) changed. */
   reassignedTaskIds: Set<string>;
+  /** Summaries in `editedTasks` only for what they rolled up, not edited by the request. */
+  rolledUpTaskIds: Set<string>;
 }
 
 const field = (path: string, name: string) => (path ? `${path}.${name}` : name);
@@ -70,7 +79,6 @@ const editableColumns = {
 export const reportedFields: [string, keyof TaskRow][] = [
   ...Object.entries(editableColumns),
   ['parentId', 'parent_id'],
-  ['sortKey', 'sort_key'],
   ['actualDurationMin', 'actual_duration_min'],
   ['remainingDurationMin', 'remaining_duration_min'],
 ];
@@ -95,8 +103,12 @@ function toIso(value: string | null | undefined): string | null {
  */
 export class PlanEditor {
   readonly problems: FieldProblem[] = [];
-  readonly applied: AppliedChanges = { createdTaskIds: [], editedTasks: new Map(), writtenDependencyIds: [], deletedDependencies: [], reassignedTaskIds: new Set() };
+  readonly applied: AppliedChanges = { createdTaskIds: [], editedTasks: new Map(), writtenDependencyIds: [], deletedDependencies: [], reassignedTaskIds: new Set(), rolledUpTaskIds: new Set() };
   private readonly explicitSummaries = new Map<string, string>();
+  /** Edited tasks → paths of fields that a summary rolls up (refused once the task is known to be a summary). */
+  private readonly rolledUpEdits = new Map<string, string[]>();
+  /** Progress sent with new tasks: it needs their scheduled dates, so it waits for a first recalculation. */
+  private readonly pendingProgress: { row: TaskRow; item: ProgressFields; path: string }[] = [];
   /** Moved tasks → the path of their placement, to name it when a move breaks a rule. */
   private readonly placementPaths = new Map<string, string>();
 
@@ -244,8 +256,25 @@ export class PlanEditor {
     this.place(row, { parentId: item.parentId, afterTaskId: item.afterTaskId, beforeTaskId: item.beforeTaskId }, item.path);
     if (!row.sort_key) this.place(row, { parentId: null }, item.path);
     this.checkConstraint(row, item.path);
-    this.applyProgress(row, item, item.path);
+    if (item.progressPct !== undefined || item.actualStartAt !== undefined || item.actualFinishAt !== undefined) {
+      this.pendingProgress.push({ row, item, path: item.path });
+    }
     if (item.manuallyScheduled) row.manually_scheduled = 1;
+  }
+
+  /** True when new tasks carry progress that `applyPendingProgress` must apply once they are scheduled. */
+  get hasPendingProgress(): boolean {
+    return this.pendingProgress.length > 0;
+  }
+
+  /**
+   * Applies the progress sent with new tasks, now that a recalculation has given them
+   * their dates (so that, as for an edit, the actual start is the scheduled start); returns
+   * the tasks changed. Problems are collected like `apply`'s.
+   */
+  applyPendingProgress(): string[] {
+    for (const { row, item, path } of this.pendingProgress) this.applyProgress(row, item, path);
+    return this.pendingProgress.map(({ row }) => row.id);
   }
 
   private updateTask(item: Located<TaskPatch & { id: string }>): void {
@@ -267,6 +296,9 @@ export class PlanEditor {
       row.manual_finish_at = row.manually_scheduled ? before.finish_at : null;
     }
 
+    const rolledUp = (['durationMin', 'workMin'] as const).filter((name) => item[name] !== undefined).map((name) => field(item.path, name));
+    if (item.type !== undefined && item.type !== 'summary') rolledUp.push(field(item.path, 'type'));
+    if (rolledUp.length > 0) this.rolledUpEdits.set(row.id, rolledUp);
     if (item.type !== undefined) {
       if (item.type === 'summary') this.explicitSummaries.set(row.id, field(item.path, 'type'));
       else row.type = item.type;
@@ -289,6 +321,21 @@ export class PlanEditor {
     this.checkConstraint(row, item.path);
     this.applyProgress(row, item, item.path);
     this.recordEdit(before, row);
+  }
+
+  /**
+   * After the recalculation: what summaries rolled up from their subtasks (duration,
+   * progress; also a task that became or stopped being a summary) is reported as their edit.
+   */
+  recordRollups(): void {
+    const { editedTasks, rolledUpTaskIds } = this.applied;
+    for (const row of this.plan.tasks.values()) {
+      const before = this.plan.original.get(row.id);
+      if (!before || (row.type !== 'summary' && before.type !== 'summary')) continue;
+      const edited = editedTasks.has(row.id);
+      this.recordEdit(before, row);
+      if (!edited && editedTasks.has(row.id)) rolledUpTaskIds.add(row.id);
+    }
   }
 
   private recordEdit(before: TaskRow, after: TaskRow): void {
@@ -344,7 +391,7 @@ export class PlanEditor {
   }
 
   /** % complete and actual dates, related as Microsoft Project relates them (§5.1). */
-  private applyProgress(row: TaskRow, item: { progressPct?: number; actualStartAt?: string | null; actualFinishAt?: string | null }, path: string): void {
+  private applyProgress(row: TaskRow, item: ProgressFields, path: string): void {
     const edits: ProgressEdit[] = [];
     if (item.actualStartAt !== undefined) edits.push({ kind: 'actualStartAt', actualStartAt: toIso(item.actualStartAt) });
     if (item.progressPct !== undefined) {
@@ -456,6 +503,12 @@ export class PlanEditor {
     }
     for (const [id, path] of this.explicitSummaries) {
       if (!parents.has(id)) this.problem(path, 'a task becomes a summary by having subtasks; add subtasks (parentId) instead');
+    }
+    for (const [id, paths] of this.rolledUpEdits) {
+      if (!parents.has(id)) continue;
+      for (const path of paths) {
+        this.problem(path, path.endsWith('type') ? 'a task with subtasks is a summary; move its subtasks away first' : 'a summary task rolls this up from its subtasks');
+      }
     }
   }
 }

@@ -1,4 +1,4 @@
-import { Scheduler, type ScheduleChanges, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
+import { createCalendar, Scheduler, STANDARD_CALENDAR, toEpochMinutes, toIsoString, type ScheduleChanges, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
 import type { AssignmentRow, DependencyRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
 
 /**
@@ -44,6 +44,13 @@ export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> 
 /** Midnight UTC of a date: the engine moves it to the first working minute. */
 export function dayStart(date: string): string {
   return `${date}T00:00:00.000Z`;
+}
+
+const projectCalendar = createCalendar(STANDARD_CALENDAR);
+
+/** The first working minute on or after a date (project calendar): where a project without tasks starts and ends. */
+export function firstWorkingMinute(date: string): string {
+  return toIsoString(projectCalendar.nextWorkStart(toEpochMinutes(dayStart(date))!));
 }
 
 export function engineTask(row: TaskRow, projectKey: string, assignments: readonly AssignmentRow[] | undefined): TaskInput {

@@ -1,5 +1,5 @@
-import type { Dependency, PlanTask, Task } from '@gantry/contract';
-import type { DependencyRow, TaskRow } from '../../store/store.js';
+import type { Dependency, PlanTask, Project, Task } from '@gantry/contract';
+import type { DependencyRow, ProjectRow, TaskRow } from '../../store/store.js';
 
 export interface AssigneeView {
   resourceId: string;
@@ -71,4 +71,26 @@ export function presentTask(row: TaskRow, projectKey: string, assignees: readonl
 
 export function presentDependency(row: DependencyRow): Dependency {
   return { id: row.id, predecessorId: row.predecessor_id, successorId: row.successor_id, type: row.type, lagMin: row.lag_min };
+}
+
+export function presentProject(row: ProjectRow): Project {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    key: row.key,
+    keyLocked: row.key_locked === 1,
+    name: row.name,
+    description: row.description,
+    startDate: row.start_date,
+    calendarId: row.calendar_id,
+    currency: row.currency,
+    scheduleFrom: row.schedule_from,
+    deadline: row.deadline,
+    color: row.color,
+    settings: JSON.parse(row.settings) as Record<string, unknown>,
+    archivedAt: row.archived_at,
+    createdBy: row.created_by,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
 }

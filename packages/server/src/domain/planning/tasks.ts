@@ -2,7 +2,7 @@ import type { ChangeSet, Dependency, DependencyCreate, Task, TaskCreate, TaskPat
 import type { TaskPageOptions, TaskRow } from '../../store/store.js';
 import type { Actor, DomainContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { invalid, notFound } from '../errors.js';
+import { forbidden, invalid, notFound } from '../errors.js';
 import { requireProject } from '../permissions.js';
 import type { PlanChanges } from './apply-changes.js';
 import { presentDependency, presentTask, type AssigneeView } from './presenters.js';
@@ -19,7 +19,10 @@ export function createTask(ctx: DomainContext, actor: Actor, projectId: string, 
 }
 
 /** `POST …/tasks` with a change set: one transaction, one recalculation. */
-export function applyChangeSet(ctx: DomainContext, actor: Actor, projectId: string, set: ChangeSet): Promise<PlanWriteResult> {
+export async function applyChangeSet(ctx: DomainContext, actor: Actor, projectId: string, set: ChangeSet): Promise<PlanWriteResult> {
+  if (set.deleteTaskIds && set.deleteTaskIds.length > 0) {
+    throw forbidden('destructive', 'tasks cannot be deleted through the API; delete them in the web app');
+  }
   return writePlan(ctx, actor, projectId, {
     createTasks: located(set.createTasks, 'createTasks'),
     updateTasks: located(set.updateTasks, 'updateTasks'),

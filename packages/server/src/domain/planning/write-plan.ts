@@ -7,8 +7,8 @@ import { appendEvents, type DomainEvent } from '../outbox.js';
 import { requireProject } from '../permissions.js';
 import { PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
 import { captureBaseline } from './baselines.js';
-import { changedColumns, dayStart, loadPlan, recalculate, type Plan } from './plan.js';
-import { presentDependency, presentPlanTask, presentTask, type AssigneeView } from './presenters.js';
+import { changedColumns, firstWorkingMinute, loadPlan, recalculate, type Plan } from './plan.js';
+import { presentDependency, presentPlanTask, presentProject, presentTask, type AssigneeView } from './presenters.js';
 
 export type PlanWriteResult = WriteResult & { plan: Plan };
 
@@ -50,7 +50,7 @@ function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, sav
       type: 'task.dates_changed',
       data: {
         task: task(row),
-        cause: applied.editedTasks.has(row.id) ? 'edit' : 'reschedule',
+        cause: applied.editedTasks.has(row.id) && !applied.rolledUpTaskIds.has(row.id) ? 'edit' : 'reschedule',
         previous: { startAt: before.start_at, finishAt: before.finish_at },
       },
     });
@@ -114,7 +114,7 @@ export async function writePlanInTransaction(
   if (editor.problems.length > 0) throw invalid(editor.problems);
 
   const applied = editor.applied;
-  const result: ScheduleResult = recalculate(
+  let result: ScheduleResult = recalculate(
     plan,
     changes.fullReschedule
       ? undefined
@@ -123,6 +123,15 @@ export async function writePlanInTransaction(
           changedDependencyIds: [...applied.writtenDependencyIds, ...applied.deletedDependencies.map((d) => d.id)],
         },
   );
+  if (editor.hasPendingProgress && result.cycles.length === 0) {
+    // New tasks sent with progress start where they were just scheduled.
+    const progressed = editor.applyPendingProgress();
+    if (editor.problems.length > 0) throw invalid(editor.problems);
+    const first = result.stats.recomputedCount;
+    result = recalculate(plan, { changedTaskIds: progressed });
+    result = { ...result, stats: { ...result.stats, recomputedCount: first + result.stats.recomputedCount } };
+  }
+  editor.recordRollups();
   if (result.projectFinishAt && !/^\d{4}-/.test(result.projectFinishAt)) {
     throw invalid([{ path: 'body', message: 'the schedule would end after the year 9999; shorten durations, lags or constraint dates' }]);
   }
@@ -146,16 +155,26 @@ export async function writePlanInTransaction(
   await persist(tx, plan, editor.applied, saved);
   events.push(...planEvents(ctx, plan, editor.applied, saved));
 
-  const projectStartAt = result.projectStartAt ?? dayStart(project.start_date);
+  const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date);
   const projectFinishAt = result.projectFinishAt ?? projectStartAt;
   plan.project.plan_version = project.plan_version + 1;
+  // The key locks with the first task: a change of the project's own fields.
+  const locksKey = project.key_locked === 0 && plan.tasks.size > 0;
   await tx.projects.update(projectId, {
     plan_version: plan.project.plan_version,
     next_task_number: plan.project.next_task_number,
     task_count: plan.tasks.size,
     finish_at: projectFinishAt,
-    key_locked: plan.tasks.size > 0 ? 1 : project.key_locked,
+    ...(locksKey ? { key_locked: 1, updated_at: now } : {}),
   });
+  if (locksKey) {
+    events.push({
+      workspaceId: project.workspace_id,
+      projectId,
+      type: 'project.updated',
+      data: { project: presentProject({ ...project, key_locked: 1, updated_at: now }), changes: { keyLocked: { from: false, to: true } }, reason: 'edit' },
+    });
+  }
   await appendEvents(tx, actor, now, events);
 
   const created = new Set(editor.applied.createdTaskIds);

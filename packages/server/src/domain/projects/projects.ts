@@ -3,36 +3,14 @@ import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, Pr
 import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
-import { presentDependency, presentPlanTask } from '../planning/presenters.js';
-import { dayStart } from '../planning/plan.js';
+import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
+import { firstWorkingMinute } from '../planning/plan.js';
 import { recalculateOnly, writePlanInTransaction } from '../planning/write-plan.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
 import { effectiveProjectRole, requireProject } from '../permissions.js';
 import { deriveProjectKey, firstFreeKey } from './project-key.js';
-
-export function presentProject(row: ProjectRow): Project {
-  return {
-    id: row.id,
-    workspaceId: row.workspace_id,
-    key: row.key,
-    keyLocked: row.key_locked === 1,
-    name: row.name,
-    description: row.description,
-    startDate: row.start_date,
-    calendarId: row.calendar_id,
-    currency: row.currency,
-    scheduleFrom: row.schedule_from,
-    deadline: row.deadline,
-    color: row.color,
-    settings: JSON.parse(row.settings) as Record<string, unknown>,
-    archivedAt: row.archived_at,
-    createdBy: row.created_by,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
 
 /** Projects the actor can see, oldest first; archived ones only when asked for. */
 export async function listProjects(ctx: DomainContext, actor: Actor, options: { includeArchived: boolean }): Promise<ProjectListItem[]> {
@@ -157,7 +135,7 @@ export async function createProject(ctx: DomainContext, actor: Actor, input: z.o
       created_by: actor.userId,
       created_at: now,
       updated_at: now,
-      finish_at: dayStart(startDate),
+      finish_at: firstWorkingMinute(startDate),
       task_count: 0,
       next_task_number: 1,
       plan_version: 0,
@@ -233,7 +211,7 @@ export async function updateProject(
       }
     }
     const rescheduled = needsReschedule(new Set(Object.keys(changes)), next.schedule_from);
-    if (rescheduled && next.task_count === 0) next.finish_at = dayStart(next.start_date);
+    if (rescheduled && next.task_count === 0) next.finish_at = firstWorkingMinute(next.start_date);
     next.updated_at = now;
     await tx.projects.update(projectId, next);
     const project = presentProject(next);

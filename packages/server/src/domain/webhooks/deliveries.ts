@@ -37,9 +37,23 @@ function matches(webhook: WebhookRow, type: string, workspaceId: string, project
   return events.includes('*') || events.includes(type);
 }
 
-/** Whether the webhook's owner can see the project now (webhooks never outlive access). */
+/**
+ * Whether the webhook's owner may still receive this event (webhooks never outlive access):
+ * a workspace-wide webhook needs its owner to stay a workspace owner or admin, as creating
+ * one does; a project webhook needs its owner to see the project.
+ */
 async function ownerSees(tx: Queries, webhook: WebhookRow, projectId: string | null, cache: Map<string, boolean>): Promise<boolean> {
-  if (projectId === null) return (await tx.workspaces.findMembership(webhook.workspace_id, webhook.owner_id)) !== undefined;
+  if (webhook.project_id === null || projectId === null) {
+    const key = `${webhook.owner_id}@${webhook.workspace_id}${webhook.project_id === null ? ' (workspace-wide)' : ''}`;
+    let allowed = cache.get(key);
+    if (allowed === undefined) {
+      const membership = await tx.workspaces.findMembership(webhook.workspace_id, webhook.owner_id);
+      allowed = membership !== undefined && (webhook.project_id !== null || membership.role === 'owner' || membership.role === 'admin');
+      cache.set(key, allowed);
+    }
+    if (webhook.project_id === null || !allowed) return allowed;
+  }
+  if (projectId === null) return true;
   const key = `${webhook.owner_id}:${projectId}`;
   let sees = cache.get(key);
   if (sees === undefined) {
@@ -246,6 +260,9 @@ async function queueDelivery(ctx: DomainContext, webhook: WebhookRow, eventId: s
   return presentDelivery(row, []);
 }
 
+/** The nil UUID: the `projectId` of events that concern no project. */
+const NO_PROJECT_ID = '00000000-0000-0000-0000-000000000000';
+
 /** Queues the test event `webhook.ping` for an active webhook. */
 export async function pingWebhook(ctx: DomainContext, actor: Actor, webhookId: string): Promise<Delivery> {
   const webhook = await requireWebhook(ctx, actor, webhookId);
@@ -258,7 +275,8 @@ export async function pingWebhook(ctx: DomainContext, actor: Actor, webhookId: s
     apiVersion: API_VERSION,
     createdAt: nowIso(ctx),
     workspaceId: webhook.workspace_id,
-    projectId: webhook.project_id,
+    // The envelope's projectId is a UUID: a workspace-wide webhook's ping concerns no project.
+    projectId: webhook.project_id ?? NO_PROJECT_ID,
     actor: { id: actor.userId, name: actor.name },
     data: { message: 'Hello from Gantry: this webhook is set up and its signature can be verified.', webhook: { id, name, events } },
   };

@@ -37,7 +37,7 @@ export async function requireWebhook(ctx: DomainContext, actor: Actor, webhookId
  * secret is returned here only.
  */
 export async function createWebhook(ctx: DomainContext, actor: Actor, input: z.output<typeof WebhookCreate>): Promise<{ webhook: Webhook; secret: string }> {
-  const destination = ctx.webhookDestinations?.check(input.url) ?? { ok: false as const, reason: 'webhooks are not available in this process' };
+  const destination = (await ctx.webhookDestinations?.check(input.url)) ?? { ok: false as const, reason: 'webhooks are not available in this process' };
   if (!destination.ok) throw invalid([{ path: 'url', message: destination.reason }]);
 
   let workspaceId: string;
@@ -46,7 +46,8 @@ export async function createWebhook(ctx: DomainContext, actor: Actor, input: z.o
   } else {
     workspaceId = input.workspaceId as string;
     const membership = await ctx.store.q.workspaces.findMembership(workspaceId, actor.userId);
-    if (!membership || (actor.workspaceId !== null && actor.workspaceId !== workspaceId)) throw notFound('workspace');
+    if (!membership) throw notFound('workspace');
+    if (actor.workspaceId !== null && actor.workspaceId !== workspaceId) throw forbidden('workspace_restricted', 'this API key is restricted to another workspace');
     if (membership.role !== 'owner' && membership.role !== 'admin') {
       throw forbidden('insufficient_role', 'workspace-wide webhooks need the workspace owner or admin role');
     }

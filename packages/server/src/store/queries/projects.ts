@@ -100,6 +100,7 @@ export function projectQueries(db: Executor, dialect: Dialect) {
         .leftJoin('workspace_members as wm', (join) =>
           join.onRef('wm.user_id', '=', 'u.id').on('wm.workspace_id', '=', workspaceId),
         )
+        .leftJoin('resources as r', (join) => join.onRef('r.user_id', '=', 'u.id').on('r.project_id', '=', projectId))
         .select([
           'u.id',
           'u.name',
@@ -109,6 +110,7 @@ export function projectQueries(db: Executor, dialect: Dialect) {
           'pm.created_at as direct_since',
           'wm.role as workspace_role',
           'wm.created_at as workspace_since',
+          'r.id as resource_id',
         ])
         .where((eb) => eb.or([eb('pm.user_id', 'is not', null), eb('wm.user_id', 'is not', null)]))
         .orderBy('u.email')

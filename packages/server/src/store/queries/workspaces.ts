@@ -38,15 +38,15 @@ export function workspaceQueries(db: Executor, dialect: Dialect) {
         .onConflict((oc) => oc.columns(['workspace_id', 'user_id']).doUpdateSet({ role: row.role }))
         .execute();
     },
-    /** The user's workspaces with the user's role, personal workspace first. */
+    /** The user's workspaces with the user's role, oldest first. */
     listForUser(userId: string, onlyWorkspaceId: string | null) {
       let query = db
         .selectFrom('workspace_members as m')
         .innerJoin('workspaces as w', 'w.id', 'm.workspace_id')
-        .select(['w.id', 'w.name', 'w.is_personal', 'm.role'])
+        .select(['w.id', 'w.name', 'w.is_personal', 'w.created_by', 'm.role'])
         .where('m.user_id', '=', userId);
       if (onlyWorkspaceId) query = query.where('w.id', '=', onlyWorkspaceId);
-      return query.orderBy('w.is_personal', 'desc').orderBy('w.created_at').orderBy('w.id').execute();
+      return query.orderBy('w.created_at').orderBy('w.id').execute();
     },
     findPersonal(userId: string): Promise<WorkspaceRow | undefined> {
       return db
