@@ -11,7 +11,7 @@ import { PlanCache } from '../domain/planning/plan-cache.js';
 import { ReadCache } from '../domain/projects/read-cache.js';
 import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
-import { authenticate } from './auth.js';
+import { authenticate, enforceRateLimit } from './auth.js';
 import { installErrorHandler } from './error-handler.js';
 import type { RouteDeps } from './register-route.js';
 import { accountRoutes } from './routes/account.js';
@@ -142,9 +142,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.addHook('onClose', async () => audit.close());
 
   installErrorHandler(app, limits.requestBodyMaxBytes);
-  app.setNotFoundHandler(async (request) => {
+  app.setNotFoundHandler(async (request, reply) => {
     if (request.method === 'DELETE' && destructivePath.test(request.url.split('?')[0] ?? '')) {
-      await authenticate(ctx, request);
+      // Refused, but an authenticated write all the same: it counts against the write budget.
+      enforceRateLimit(routeDeps.limiters, await authenticate(ctx, request), request, reply);
       throw forbidden('destructive', 'projects and tasks cannot be deleted through the API; delete them in the web app');
     }
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);

@@ -72,6 +72,7 @@ describe('authentication and access', () => {
       const response = await server.request('DELETE', pathname, { key: owner.key });
       expect(response.status, pathname).toBe(403);
       expect(response.body).toMatchObject({ error: 'forbidden', details: { reason: 'destructive' } });
+      expect(response.headers.get('x-ratelimit-limit'), pathname).toBe('60');
     }
     expect((await server.request('DELETE', `/api/projects/${projectId}`)).status).toBe(401);
     // Still there.

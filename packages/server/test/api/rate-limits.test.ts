@@ -125,6 +125,8 @@ describe('rate limits', () => {
     const refused = await server.request<ErrorBody>('PATCH', `/api/projects/${projectId}`, { key, body: { description: 'one too many' } });
     expectRateLimited(refused, { oldestSentAt: firstWriteAt, maxSec: 60 });
     expectRateLimited(await server.request<ErrorBody>('POST', '/api/projects', { key, body: { name: 'Refused' } }));
+    // A (forbidden) DELETE is a write too: no way around the budget.
+    expectRateLimited(await server.request<ErrorBody>('DELETE', `/api/projects/${projectId}`, { key }));
     // The refused write changed nothing.
     const project = await server.request<{ project: { description: string | null } }>('GET', `/api/projects/${projectId}`, { key });
     expect(project.status).toBe(200);
