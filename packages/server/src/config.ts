@@ -6,13 +6,15 @@ const flag = z
   .optional()
   .transform((value) => value === '1' || value === 'true');
 
+const digits = /^[0-9]+$/;
+
 const positiveInt = (fallback: number) =>
   z
     .string()
     .optional()
     .transform((value, ctx) => {
-      if (value === undefined || value === '') return fallback;
-      const parsed = Number(value);
+      if (value === undefined) return fallback;
+      const parsed = digits.test(value) ? Number(value) : NaN;
       if (!Number.isInteger(parsed) || parsed <= 0) {
         ctx.addIssue({ code: 'custom', message: 'must be a positive whole number' });
         return z.NEVER;
@@ -25,8 +27,8 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((value, ctx) => {
-      if (value === undefined || value === '') return 3000;
-      const port = Number(value);
+      if (value === undefined) return 3000;
+      const port = digits.test(value) ? Number(value) : NaN;
       if (!Number.isInteger(port) || port < 0 || port > 65535) {
         ctx.addIssue({ code: 'custom', message: 'must be a port number 0-65535 (0 = any free port)' });
         return z.NEVER;
@@ -34,7 +36,7 @@ const EnvSchema = z.object({
       return port;
     }),
   HOST: z.string().optional().default('127.0.0.1'),
-  BASE_URL: z.url({ message: 'must be an absolute URL such as https://gantry.example.com' }).optional(),
+  BASE_URL: z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL such as https://gantry.example.com' }).optional(),
   DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: z
     .string()
@@ -47,9 +49,10 @@ const EnvSchema = z.object({
     .string()
     .optional()
     .transform((value, ctx) => {
-      if (value === undefined || value === '') return [0, 60, 300, 1800, 7200, 43200];
-      const delays = value.split(',').map((part) => Number(part.trim()));
-      if (delays.some((delay) => !Number.isFinite(delay) || delay < 0)) {
+      if (value === undefined) return [0, 60, 300, 1800, 7200, 43200];
+      const parts = value.split(',').map((part) => part.trim());
+      const delays = parts.map((part) => (/^[0-9]+(\.[0-9]+)?$/.test(part) ? Number(part) : NaN));
+      if (delays.some((delay) => !Number.isFinite(delay))) {
         ctx.addIssue({ code: 'custom', message: 'must be comma-separated seconds, e.g. 0,60,300' });
         return z.NEVER;
       }
@@ -60,6 +63,11 @@ const EnvSchema = z.object({
   GANTRY_RATE_LIMIT_READS: positiveInt(240),
   GANTRY_RATE_LIMIT_WRITES: positiveInt(60),
 });
+
+/** `BASE_URL` when it is not set: the local address of the port. */
+export function defaultBaseUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
 
 /** Everything the service reads from its environment, parsed once at start-up. */
 export interface Config {
@@ -90,7 +98,9 @@ export class ConfigError extends Error {
  * the variable it concerns; `process.env` is read nowhere else.
  */
 export function loadConfig(env: Record<string, string | undefined>): Config {
-  const parsed = EnvSchema.safeParse(env);
+  // An empty variable (`DATABASE_URL=` in an env file) means unset, for every variable alike.
+  const set = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  const parsed = EnvSchema.safeParse(set);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
@@ -98,7 +108,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   return Object.freeze({
     port: e.PORT,
     host: e.HOST,
-    baseUrl: (e.BASE_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    baseUrl: (e.BASE_URL ?? defaultBaseUrl(e.PORT)).replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     smtpUrl: e.SMTP_URL,

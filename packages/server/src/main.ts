@@ -1,5 +1,6 @@
 import { systemClock } from './clock.js';
-import { loadConfig, type Config } from './config.js';
+import { createServer, type AddressInfo } from 'node:net';
+import { defaultBaseUrl, loadConfig, type Config } from './config.js';
 import { buildApp } from './http/app.js';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.js';
@@ -61,13 +62,36 @@ export async function work(config: Config = loadConfig(process.env)): Promise<vo
 }
 
 /**
+ * `PORT=0` asks for any free port; when `BASE_URL` is not set either, the links the
+ * service writes (task `url`s, e-mails, the OpenAPI `servers`) must name the port actually
+ * used, so it is chosen before anything is built.
+ */
+async function withPortChosen(config: Config): Promise<Config> {
+  if (config.port !== 0 || config.baseUrl !== defaultBaseUrl(0)) return config;
+  const probe = createServer();
+  await new Promise<void>((resolve, reject) => probe.once('error', reject).listen(0, config.host, resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return { ...config, port, baseUrl: defaultBaseUrl(port) };
+}
+
+/**
  * The composition root of `gantry serve`: config → store (migrated) → HTTP app, webhook
  * worker and mail sender. SIGTERM/SIGINT stop accepting connections, let in-flight
  * requests finish, flush the audit log, stop the worker and close the store.
  */
-export async function serve(config: Config = loadConfig(process.env)): Promise<void> {
+export async function serve(given: Config = loadConfig(process.env)): Promise<void> {
+  const config = await withPortChosen(given);
   const { logger, store, webhookDestinations, worker } = await openServices(config);
   const app = buildApp({ config, store, clock: systemClock, logger, webhookDestinations });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    // Nothing else has started yet: close what is open, so the command exits with the error.
+    await app.close();
+    await store.close();
+    throw error;
+  }
   const mail = config.smtpUrl ? new MailSender(store, config.smtpUrl, config.mailFrom, systemClock, logger) : null;
   mail?.start();
   if (!mail) logger.info('SMTP_URL is not set: e-mail stays in the local outbox (gantry mail list)');
@@ -78,7 +102,5 @@ export async function serve(config: Config = loadConfig(process.env)): Promise<v
     await store.close();
   });
   worker.start();
-
-  await app.listen({ port: config.port, host: config.host });
   logger.info({ store: store.dialect, baseUrl: config.baseUrl }, 'gantry is serving');
 }

@@ -12,7 +12,10 @@ function usage(): string {
   const lines = ['Usage: gantry <command> [options] [--json]', '', 'Commands:', '  serve                   start the HTTP API (what npm start runs)', '  worker                  run the webhook worker alone (serve runs one too)', '  migrate                 apply pending store migrations'];
   for (const [name, command] of Object.entries(commands)) {
     const options = Object.entries(command.options)
-      .map(([option, spec]) => (spec.required ? `--${option} ${spec.choices?.join('|') ?? option.toUpperCase()}` : `[--${option} ${option.toUpperCase()}]`))
+      .map(([option, spec]) => {
+        const value = spec.type === 'boolean' ? '' : ` ${spec.choices?.join('|') ?? option.toUpperCase()}`;
+        return spec.required ? `--${option}${value}` : `[--${option}${value}]`;
+      })
       .join(' ');
     lines.push(`  ${name.padEnd(22)}  ${command.summary}`, `      ${options}`);
   }
@@ -50,6 +53,10 @@ export async function runCli(argv: string[]): Promise<number> {
       console.log(usage());
       return first ? 0 : exitCodes.usage;
     }
+    if (first === 'serve' || first === 'worker' || first === 'migrate') {
+      // These take no options but --json: anything else is a mistake worth saying.
+      parseArgs({ args: argv.slice(1), strict: true, allowPositionals: false, options: { json: { type: 'boolean' } } });
+    }
     const config = loadConfig(process.env);
     if (first === 'serve') {
       await serve(config);
@@ -77,12 +84,9 @@ export async function runCli(argv: string[]): Promise<number> {
     }
     return 0;
   } catch (error) {
-    if (error instanceof UsageError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'))) {
-      console.error(`gantry: ${error.message}`);
-      return exitCodes.usage;
-    }
-    if (error instanceof ConfigError) {
-      console.error(`gantry: ${error.message}`);
+    const usageError = error instanceof UsageError || error instanceof ConfigError || (error instanceof TypeError && 'code' in error && String(error.code).startsWith('ERR_PARSE_ARGS'));
+    if (usageError) {
+      console.error(json ? JSON.stringify({ error: 'invalid_request', message: error.message }) : `gantry: ${error.message}`);
       return exitCodes.usage;
     }
     if (error instanceof AppError) {

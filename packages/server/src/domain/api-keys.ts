@@ -48,6 +48,7 @@ export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput)
   if (input.expiresAt) {
     const parsed = new Date(input.expiresAt);
     if (Number.isNaN(parsed.getTime())) fields.push({ path: 'expires', message: 'must be an ISO 8601 date or date-time' });
+    else if (parsed.toISOString() <= nowIso(ctx)) fields.push({ path: 'expires', message: 'must be in the future (the key would never work)' });
     else expiresAt = parsed.toISOString();
   }
   if (!scope || fields.length > 0) throw invalid(fields);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Workspace, WorkspaceRole } from '@gantry/contract';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
-import { invalid, notFound } from './errors.js';
+import { conflict, invalid, notFound } from './errors.js';
 import { normalizeEmail } from './users.js';
 
 /**
@@ -42,6 +42,10 @@ export async function addWorkspaceMember(
     if (!workspace) throw notFound(`workspace ${input.workspaceId}`);
     const user = await tx.users.findByEmail(normalizeEmail(input.email));
     if (!user) throw notFound(`user ${input.email}`);
+    const current = await tx.workspaces.findMembership(workspace.id, user.id);
+    if (current?.role === 'owner' && input.role !== 'owner') {
+      throw conflict(`${user.email} owns workspace ${workspace.id}; a workspace keeps its owner`);
+    }
     await tx.workspaces.putMember({ workspace_id: workspace.id, user_id: user.id, role: input.role, created_at: now });
   });
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -225,6 +225,75 @@ describe('gantry CLI', () => {
       } finally {
         await fresh.drop();
       }
+    });
+
+    it('refuses options it does not take with exit 2; with --json the refusal is JSON too', async () => {
+      const bogus = await server.cli('migrate', '--bogus');
+      expect(bogus.code).toBe(2);
+      expect(bogus.stderr).toMatch(/bogus/);
+      const missing = await server.cli('user', 'create', '--json');
+      expect(missing.code).toBe(2);
+      expect(JSON.parse(missing.stderr)).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/--email/) });
+    });
+  });
+
+  describe('more refusals', () => {
+    it('refuses an expiry in the past (the key would never work) with exit 2', async () => {
+      await server.cli('user', 'create', '--email', 'late@example.com');
+      const past = await server.cli('key', 'create', '--email', 'late@example.com', '--scope', 'read', '--expires', '2000-01-01');
+      expect(past.code).toBe(2);
+      expect(past.stderr).toMatch(/future/);
+    });
+
+    it("keeps a workspace's owner: demoting them is refused (exit 1)", async () => {
+      await server.cli('user', 'create', '--email', 'keeper@example.com');
+      const created = await server.cli('workspace', 'create', '--email', 'keeper@example.com', '--name', 'Kept', '--json');
+      const workspaceId = (created.json as { workspace: { id: string } }).workspace.id;
+      const demoted = await server.cli('workspace', 'add-member', '--workspace', workspaceId, '--email', 'keeper@example.com', '--role', 'member');
+      expect(demoted.code).toBe(1);
+      expect(demoted.stderr).toMatch(/keeps its owner/);
+    });
+
+    it('shows boolean options without a value in the usage', async () => {
+      const help = await server.cli('help');
+      expect(help.stdout).toContain('[--pending]');
+      expect(help.stdout).not.toContain('--pending PENDING');
+    });
+  });
+
+  describe('serve', () => {
+    const serveEnv = (extra: Record<string, string>) => ({ ...inheritedEnv, ...server.storeEnv.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...extra });
+
+    it('exits 1 with the reason when it cannot listen (the port is taken)', async () => {
+      const port = new URL(server.url).port;
+      const failed = await run(process.execPath, [gantryBin, 'serve'], { env: serveEnv({ PORT: port }), timeout: 30_000 }).then(
+        () => ({ code: 0, stderr: '' }),
+        (error: { code: number; stderr: string }) => error,
+      );
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/EADDRINUSE/);
+    });
+
+    it('with PORT=0 and no BASE_URL, names the port it actually listens on in its links; SIGTERM stops it (exit 0)', async () => {
+      const child = spawn(process.execPath, [gantryBin, 'serve'], { env: serveEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      let output = '';
+      const baseUrl = await new Promise<string>((resolve, reject) => {
+        child.stdout.on('data', (chunk: Buffer) => {
+          output += chunk.toString();
+          const serving = output.split('\n').find((line) => line.includes('gantry is serving'));
+          if (serving) resolve((JSON.parse(serving) as { baseUrl: string }).baseUrl);
+        });
+        child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
+      });
+      try {
+        expect(baseUrl).toMatch(/^http:\/\/localhost:[1-9][0-9]*$/);
+        const document = (await (await fetch(`http://127.0.0.1:${new URL(baseUrl).port}/api/openapi.json`)).json()) as { servers: { url: string }[] };
+        expect(document.servers[0]?.url).toBe(baseUrl);
+      } finally {
+        child.kill('SIGTERM');
+      }
+      expect(await exited).toBe(0);
     });
   });
 });

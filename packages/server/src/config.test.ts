@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+// architecture.md § Configuration: every variable from the environment, checked at start-up,
+// every problem listed at once.
+describe('loadConfig', () => {
+  it('treats an empty variable as unset, for every variable alike', () => {
+    const config = loadConfig({ HOST: '', PORT: '', BASE_URL: '', DATA_DIR: '', DATABASE_URL: '', SMTP_URL: '', LOG_LEVEL: '', GANTRY_WEBHOOK_RETRY_DELAYS: '' });
+    expect(config).toMatchObject({ host: '127.0.0.1', port: 3000, baseUrl: 'http://localhost:3000', databaseUrl: undefined, smtpUrl: undefined, logLevel: 'info' });
+    expect(config.dataDir).toMatch(/[/\\]data$/);
+    expect(config.webhookRetryDelaysSec).toEqual([0, 60, 300, 1800, 7200, 43200]);
+  });
+
+  it('lists every bad value at once: numbers must be plain decimals, BASE_URL an http(s) URL', () => {
+    expect(problems({ PORT: '1e3', BASE_URL: 'localhost:3000', GANTRY_WEBHOOK_RETRY_DELAYS: '1,,2', GANTRY_WEBHOOK_LEASE_SEC: '1.0', GANTRY_RATE_LIMIT_READS: '0x10' }).map((p) => p.split(':')[0])).toEqual([
+      'PORT',
+      'BASE_URL',
+      'GANTRY_WEBHOOK_RETRY_DELAYS',
+      'GANTRY_WEBHOOK_LEASE_SEC',
+      'GANTRY_RATE_LIMIT_READS',
+    ]);
+    expect(problems({ BASE_URL: 'ftp://example.com' })).toEqual([expect.stringMatching(/^BASE_URL: .*http/)]);
+    expect(loadConfig({ BASE_URL: 'https://gantry.example.com/', GANTRY_WEBHOOK_RETRY_DELAYS: '0, 1.5,60' })).toMatchObject({
+      baseUrl: 'https://gantry.example.com',
+      webhookRetryDelaysSec: [0, 1.5, 60],
+    });
+  });
+});
