@@ -770,7 +770,9 @@ export class Scheduler {
       const c = this.lateCandidate(t, lag, x, cal, d, startedOrManual, false);
       if (c < link) {
         link = c;
-        linkPos = lag === 0 && !net.backward && net.cals[x] === cal && !net.isSummary[x] ? (t === FS ? this.pLs[x]! : t === FF ? this.pLf[x]! : NaN) : NaN;
+        // (Only when c is the successor's date itself: lateCandidate may cap it at the project finish.)
+        const own = t === FS ? this.lss[x] : t === FF ? this.lf[x] : NaN;
+        linkPos = lag === 0 && c === own && !net.backward && net.cals[x] === cal && !net.isSummary[x] ? (t === FS ? this.pLs[x]! : this.pLf[x]!) : NaN;
       }
     }
     if (link < lf) lf = link;

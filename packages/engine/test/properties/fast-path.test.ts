@@ -62,6 +62,23 @@ describe('property: fast paths equal the general code', () => {
     expect((compileCalendars(CALENDARS).get('tueoff') as unknown as { wkFin: Int32Array | null }).wkFin).toBeNull();
   });
 
+  it('regression (CI seed 139796177): a late candidate capped at the project finish is not its successor\'s date', () => {
+    const input: ScheduleInput = {
+      project: { startAt: '2026-02-26T00:00:00.000Z', calendarId: null },
+      calendars: CALENDARS,
+      tasks: [
+        { id: 't0', name: 'Task 0', durationMin: 60 },
+        { id: 't1', name: 'Task 1', durationMin: 0, constraintKind: 'start_no_later_than', constraintDate: '2275-12-28T00:00:00.000Z' },
+        { id: 't2', name: 'Task 2', parentId: 't1', durationMin: 1, constraintKind: 'must_finish_on', constraintDate: '1776-04-27T00:00:00.000Z', actualStartAt: '2026-02-26T00:00:00.000Z', progressPct: 40 },
+        { id: 't3', name: 'Task 3', parentId: 't1', durationMin: 0 },
+      ],
+      dependencies: [{ id: 'd0', predecessorId: 't0', successorId: 't2', type: 'FF', lagMin: 0 }],
+    };
+    const [fast, general] = both(() => schedule(input));
+    expect(fast).toEqual(general);
+    expect(fast.tasks.find((t) => t.id === 't0')).toMatchObject({ totalFloatMin: 0, isCritical: true });
+  });
+
   test.prop([arbSingleCalendarPlan], RUNS)('single-calendar plans: full schedule', (input) => {
     const [fast, general] = both(() => schedule(input));
     expect(fast).toEqual(general);
