@@ -63,6 +63,8 @@ export class Network {
   readonly n: number;
   readonly ids: string[];
   readonly index: Map<string, number>;
+  /** Task i's position in the input's `tasks` (where an incremental update looks for it first). */
+  readonly inputPos: readonly number[];
   readonly tasks: TaskInput[];
   readonly parent: Int32Array;
   readonly isSummary: Uint8Array;
@@ -131,6 +133,7 @@ export class Network {
     const list = Array.isArray(input?.tasks) ? input.tasks : [];
     let tasks: TaskInput[] = [];
     let ids: string[] = [];
+    let inputPos: number[] = [];
     let index = new Map<string, number>();
     let last: string | null = null;
     let ordered = true;
@@ -144,24 +147,32 @@ export class Network {
       index.set(id, tasks.length);
       tasks.push(t);
       ids.push(id);
+      inputPos.push(k);
     }
     if (!ordered) {
-      const rawTasks: TaskInput[] = [];
-      for (const t of list) if (t !== null && typeof t === 'object' && typeof t.id === 'string') rawTasks.push(t);
-      const sorted = rawTasks.sort((a, b) => cmpStr(a.id, b.id));
+      const positions: number[] = [];
+      for (let k = 0; k < list.length; k++) {
+        const t = list[k];
+        if (t !== null && typeof t === 'object' && typeof t.id === 'string') positions.push(k);
+      }
+      positions.sort((a, b) => cmpStr(list[a]!.id, list[b]!.id) || a - b);
       tasks = [];
       ids = [];
+      inputPos = [];
       index = new Map<string, number>();
       let prev: string | null = null;
-      for (const t of sorted) {
-        // Sorted, so duplicates are adjacent; the earliest (stable sort) wins.
+      for (const k of positions) {
+        const t = list[k]!;
+        // Sorted, so duplicates are adjacent; the earliest in the input wins.
         if (t.id === prev) continue;
         prev = t.id;
         index.set(t.id, tasks.length);
         tasks.push(t);
         ids.push(t.id);
+        inputPos.push(k);
       }
     }
+    this.inputPos = inputPos;
     const n = tasks.length;
     this.n = n;
     this.tasks = tasks;

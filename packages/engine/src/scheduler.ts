@@ -128,6 +128,7 @@ export class Scheduler {
     }
     const net = this.net;
     this.input = input;
+    const find = taskFinder(input, net);
     const N = 2 * net.n;
     this.dirtyF = new Uint8Array(N);
     this.dirtyB = new Uint8Array(N);
@@ -136,7 +137,7 @@ export class Scheduler {
     for (const id of changes.changedTaskIds ?? []) {
       const i = net.index.get(id);
       if (i === undefined) continue;
-      net.loadTask(i, findTask(input, id, i)!);
+      net.loadTask(i, find(id)!);
       this.markTask(i);
     }
     for (const id of changes.changedDependencyIds ?? []) {
@@ -170,6 +171,7 @@ export class Scheduler {
   /** True when `input` differs from the previous one only in the named tasks'/links' scalar fields. */
   private sameShape(input: ScheduleInput, changes: ScheduleChanges): boolean {
     const net = this.net;
+    const find = taskFinder(input, net);
     const old = this.input;
     if (input.project !== old.project && JSON.stringify(input.project) !== JSON.stringify(old.project)) return false;
     if (input.calendars !== old.calendars && JSON.stringify(input.calendars ?? []) !== JSON.stringify(old.calendars ?? []))
@@ -179,7 +181,7 @@ export class Scheduler {
     for (const id of changes.changedTaskIds ?? []) {
       const i = net.index.get(id);
       if (i === undefined) return false;
-      const t = findTask(input, id, i);
+      const t = find(id);
       const o = net.tasks[i]!;
       if (!t || (t.parentId ?? null) !== (o.parentId ?? null) || (t.calendarId ?? null) !== (o.calendarId ?? null)) return false;
       if ((t.type === 'summary') !== (o.type === 'summary')) return false;
@@ -1249,13 +1251,22 @@ export class Scheduler {
 }
 
 /**
- * The first task with this id in the input. `hint` is its index in the network, which is
- * its input position when the input is sorted by id (the common case): then no scan.
+ * Finds tasks of a new input by id: first at the position the task had in the previous
+ * input (the usual case: the same tasks in the same order), else through an id map built
+ * on the first miss. With duplicate ids the earliest wins, as in `Network`.
  */
-function findTask(input: ScheduleInput, id: string, hint: number): ScheduleInput['tasks'][number] | undefined {
-  const t = input.tasks[hint];
-  if (t && t.id === id) return t;
-  return input.tasks.find((x) => x?.id === id);
+function taskFinder(input: ScheduleInput, net: Network): (id: string) => ScheduleInput['tasks'][number] | undefined {
+  let byId: Map<string, ScheduleInput['tasks'][number]> | null = null;
+  return (id) => {
+    const i = net.index.get(id);
+    const t = i === undefined ? undefined : input.tasks[net.inputPos[i]!];
+    if (t && t.id === id) return t;
+    if (byId === null) {
+      byId = new Map();
+      for (const task of input.tasks) if (task && typeof task.id === 'string' && !byId.has(task.id)) byId.set(task.id, task);
+    }
+    return byId.get(id);
+  };
 }
 
 function iso(t: number): string {

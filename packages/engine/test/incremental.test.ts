@@ -61,6 +61,25 @@ describe('incremental recalculation', () => {
     // Same shape again, nothing moves.
     expect(s.update({ ...next, tasks: [...tasks] }).changedTaskIds).toEqual([]);
   });
+  it('finds edited tasks in unsorted input and, with duplicate ids, takes the earliest as a full run does', () => {
+    const input: ScheduleInput = {
+      project: { startAt: at(2, '08:00') },
+      tasks: [
+        { id: 'C', name: 'C first', durationMin: 240 },
+        { id: 'C', name: 'C again', durationMin: 1440 },
+        { id: 'A', name: 'A', durationMin: 480 },
+      ],
+      dependencies: [],
+    };
+    const s = new Scheduler(input);
+    const next = { ...input, tasks: [{ ...input.tasks[0]!, durationMin: 480 }, input.tasks[1]!, input.tasks[2]!] };
+    const r = s.update(next, { changedTaskIds: ['C'] });
+    expect(r.tasks.find((t) => t.id === 'C')?.durationMin).toBe(480);
+    expect(r).toEqual({ ...schedule(next, { previous: input && new Scheduler(input).current }), stats: r.stats });
+    // The same tasks in another order: found through the id map.
+    const shuffled = { ...next, tasks: [next.tasks[2]!, { ...next.tasks[0]!, durationMin: 960 }, next.tasks[1]!] };
+    expect(s.update(shuffled, { changedTaskIds: ['C'] }).tasks.find((t) => t.id === 'C')?.durationMin).toBe(960);
+  });
   it('schedule() with a previous result lists only changed tasks', () => {
     const input = chain(5);
     const first = schedule(input);

@@ -12,11 +12,15 @@ export interface DomainEvent {
 /**
  * Appends events to the outbox inside the caller's transaction, so an event exists
  * exactly when its change committed. The webhook worker delivers them. Receivers order
- * events by `createdAt` (deliveries are unordered), so the events of one write, given in
- * the order things happened, get strictly increasing times a millisecond apart.
+ * events by `createdAt` (deliveries are unordered), so events given in the order things
+ * happened get strictly increasing times a millisecond apart, after every event already
+ * written (a large write stamps a little ahead of the clock; the next write, which waits
+ * for its project's lock, follows on).
  */
 export async function appendEvents(tx: Queries, actor: Pick<Actor, 'userId' | 'name'>, at: string, events: DomainEvent[]): Promise<void> {
-  const start = Date.parse(at);
+  if (events.length === 0) return;
+  const latest = await tx.events.latestCreatedAt();
+  const start = Math.max(Date.parse(at), latest === null ? -Infinity : Date.parse(latest) + 1);
   await tx.events.insert(
     events.map((event, index) => ({
       id: randomUUID(),

@@ -39,13 +39,18 @@ function isJson(text: string): boolean {
   }
 }
 
-/** Node refused the request before Fastify saw it: answer in our error format, then close. */
+/**
+ * Node refused the request before Fastify saw it: answer in our error format, then close
+ * (408 when the request did not arrive in time, as Node would, else 400).
+ */
 function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
   if (error.code === 'ECONNRESET' || !socket.writable) return;
-  const message = error.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are too large' : 'the request is not valid HTTP';
-  const body = JSON.stringify({ error: 'invalid_request', message, details: { fields: [{ path: 'headers', message }] } });
+  const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
+  const message = timedOut ? 'the request did not arrive in time' : error.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are too large' : 'the request is not valid HTTP';
+  const body = JSON.stringify({ error: 'invalid_request', message, details: { fields: [{ path: timedOut ? 'body' : 'headers', message }] } });
+  const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
   socket.end(
-    ['HTTP/1.1 400 Bad Request', 'Connection: close', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, `X-Request-Id: ${randomUUID()}`, '', body].join('\r\n'),
+    [`HTTP/1.1 ${status}`, 'Connection: close', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, `X-Request-Id: ${randomUUID()}`, '', body].join('\r\n'),
   );
 }
 
@@ -78,11 +83,13 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     forceCloseConnections: 'idle',
     // Requests that arrive while closing get our own 503 body (below), not Fastify's.
     return503OnClosing: false,
-    // A path that is not valid percent-encoding never reaches a route: answered in our format.
+    // Requests the router refuses never reach a route: answered in our format. A path
+    // parameter too long to be an id names nothing (ids are UUIDs): 404, like a bad id.
     frameworkErrors: (error, request, raw) => {
       const reply = raw as FastifyReply;
       reply.header('x-request-id', request.id);
-      const problems = [{ path: 'url', message: 'is not a valid URL (bad percent-encoding)' }];
+      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(404).send({ error: 'not_found', message: `no such resource: ${request.url.split('?')[0]}` });
+      const problems = [{ path: 'url', message: error.code === 'FST_ERR_BAD_URL' ? 'is not a valid URL (bad percent-encoding)' : error.message }];
       return reply.code(400).send({ error: 'invalid_request', message: error.message, details: { fields: problems } });
     },
     // Requests Node's HTTP parser refuses (headers over its size limit, broken framing).

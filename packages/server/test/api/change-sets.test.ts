@@ -177,6 +177,38 @@ describe('change sets', () => {
     expect(await snapshot(project.id)).toEqual(before);
   });
 
+  it('progress for a task created in the same set applies once it is scheduled, in request order; problems come all at once', async () => {
+    const project = await client.createProject({ name: 'Progress in sets', key: 'PIS' });
+    const [a, b] = [uuid(), uuid()];
+    const both = await client.changeSet(project.id, {
+      createTasks: [{ id: a, name: 'A', progressPct: 80 }, { id: b, name: 'B' }],
+      updateTasks: [{ id: a, progressPct: 20 }, { id: b, progressPct: 50 }],
+    });
+    expectStatus(both, 200);
+    const byId = (id: string) => both.body.tasks.find((t) => t.id === id) as unknown as Record<string, unknown>;
+    expect(byId(a)).toMatchObject({ progressPct: 20, actualStartAt: '2026-03-02T08:00:00.000Z' });
+    expect(byId(b)).toMatchObject({ progressPct: 50, actualStartAt: '2026-03-02T08:00:00.000Z' });
+
+    const bad = await client.changeSet(project.id, {
+      createTasks: [
+        { id: uuid(), name: 'Backwards', actualStartAt: '2026-03-04T08:00:00Z', actualFinishAt: '2026-03-03T17:00:00Z' },
+        { id: uuid(), name: 'Orphan', parentId: uuid() },
+      ],
+    });
+    expectStatus(bad, 400);
+    expect(fieldPaths(bad.body).sort()).toEqual(['createTasks[0].actualFinishAt', 'createTasks[1].parentId']);
+  });
+
+  it('progress for a task that becomes a summary in the same set is 400, like its other rolled-up fields', async () => {
+    const project = await client.createProject({ name: 'Becomes summary', key: 'BSU' });
+    const parent = await newTask(client, project.id, { name: 'Parent' });
+    const before = await snapshot(project.id);
+    const response = await client.changeSet(project.id, { createTasks: [{ id: uuid(), name: 'Child', parentId: parent.id }], updateTasks: [{ id: parent.id, progressPct: 50 }] });
+    expectStatus(response, 400);
+    expect(fieldPaths(response.body)).toEqual(['updateTasks[0].progressPct']);
+    expect(await snapshot(project.id)).toEqual(before);
+  });
+
   it('naming tasks in deleteTaskIds is 403 destructive, alone or with other changes, and nothing is saved', async () => {
     const project = await client.createProject({ name: 'Keep', key: 'KEP' });
     const task = await newTask(client, project.id, { name: 'Kept' });

@@ -126,6 +126,8 @@ describe('error shapes and HTTP ground rules', () => {
       const badUrl = await server.request<ErrorBody>('GET', '/api/projects/%zz', { key: user.key });
       expect(fieldsOf(expectErrorShape(badUrl, 400, 'invalid_request'))[0]?.path).toBe('url');
       expect(badUrl.headers.get('x-request-id')).toBeTruthy();
+      // A path parameter far too long to be an id names nothing: 404, like any bad id.
+      expectErrorShape(await server.request('GET', `/api/projects/${'a'.repeat(150)}`, { key: user.key }), 404, 'not_found');
       const hugeHeaders = await fetch(`${server.url}/api/auth/me`, { headers: { 'x-padding': 'x'.repeat(20_000) } });
       expect(hugeHeaders.status).toBe(400);
       expect(await hugeHeaders.json()).toMatchObject({ error: 'invalid_request', message: expect.stringMatching(/headers/) });

@@ -153,6 +153,18 @@ describe('planning events', () => {
     expectEnvelope(events[0] as EventRow, project.id, project.workspaceId);
   });
 
+  it("orders events by createdAt across writes: a large write's events all come before the next write's", async () => {
+    const project = await client.createProject({ name: 'Order', key: 'ORD' });
+    const ids = Array.from({ length: 200 }, () => crypto.randomUUID());
+    expectStatus(await client.changeSet(project.id, { createTasks: ids.map((id, k) => ({ id, name: `T${k}` })) }), 200);
+    expectStatus(await client.patchTask(project.id, ids[199] as string, { name: 'Renamed' }), 200);
+    const events = await server.store.q.events.listForProject(project.id);
+    const created = events.find((e) => e.type === 'task.created' && eventData(e).task && (eventData(e).task as Task).id === ids[199]);
+    const updated = events.find((e) => e.type === 'task.updated');
+    expect(created && updated && created.created_at < updated.created_at).toBe(true);
+    expect(new Set(events.map((e) => e.created_at)).size).toBe(events.length);
+  });
+
   it('a change set emits one event per change', async () => {
     const project = await client.createProject({ name: 'Set', key: 'SET' });
     const seen = await count(project.id);

@@ -105,10 +105,11 @@ export class PlanEditor {
   readonly problems: FieldProblem[] = [];
   readonly applied: AppliedChanges = { createdTaskIds: [], editedTasks: new Map(), writtenDependencyIds: [], deletedDependencies: [], reassignedTaskIds: new Set(), rolledUpTaskIds: new Set() };
   private readonly explicitSummaries = new Map<string, string>();
-  /** Edited tasks → paths of fields that a summary rolls up (refused once the task is known to be a summary). */
-  private readonly rolledUpEdits = new Map<string, string[]>();
-  /** Progress sent with new tasks: it needs their scheduled dates, so it waits for a first recalculation. */
+  /** Edited tasks → fields a summary rolls up (refused in `settleTypes`, once the hierarchy is known). */
+  private readonly rolledUpEdits = new Map<string, FieldProblem[]>();
+  /** Progress sent for tasks created in this write: it needs their scheduled dates, so it waits for a first recalculation (in request order). */
   private readonly pendingProgress: { row: TaskRow; item: ProgressFields; path: string }[] = [];
+  private readonly createdIds = new Set<string>();
   /** Moved tasks → the path of their placement, to name it when a move breaks a rule. */
   private readonly placementPaths = new Map<string, string>();
 
@@ -253,13 +254,30 @@ export class PlanEditor {
     project.next_task_number += 1;
     this.plan.tasks.set(id, row);
     this.applied.createdTaskIds.push(id);
+    this.createdIds.add(id);
     this.place(row, { parentId: item.parentId, afterTaskId: item.afterTaskId, beforeTaskId: item.beforeTaskId }, item.path);
     if (!row.sort_key) this.place(row, { parentId: null }, item.path);
     this.checkConstraint(row, item.path);
-    if (item.progressPct !== undefined || item.actualStartAt !== undefined || item.actualFinishAt !== undefined) {
-      this.pendingProgress.push({ row, item, path: item.path });
-    }
+    this.editProgress(row, item, item.path);
     if (item.manuallyScheduled) row.manually_scheduled = 1;
+  }
+
+  /** Fields of an edit that a summary rolls up: refused if the task ends up with subtasks. */
+  private rollsUp(taskId: string, problems: FieldProblem[]): void {
+    if (problems.length > 0) this.rolledUpEdits.set(taskId, [...(this.rolledUpEdits.get(taskId) ?? []), ...problems]);
+  }
+
+  /** Progress sent for a task: applied now, or, for a task created in this write, once it is scheduled. */
+  private editProgress(row: TaskRow, item: ProgressFields, path: string): void {
+    const sent = (['progressPct', 'actualStartAt', 'actualFinishAt'] as const).filter((name) => item[name] !== undefined);
+    if (sent.length === 0) return;
+    this.rollsUp(row.id, sent.map((name) => ({ path: field(path, name), message: 'progress of a summary task rolls up from its subtasks' })));
+    if (!this.createdIds.has(row.id)) return this.applyProgress(row, item, path);
+    // Checked now, with every other problem; the rest of the check waits with the edit.
+    const start = toIso(item.actualStartAt);
+    const finish = toIso(item.actualFinishAt);
+    if (start && finish && finish < start) this.problem(field(path, 'actualFinishAt'), 'must not be before actualStartAt');
+    this.pendingProgress.push({ row, item, path });
   }
 
   /** True when new tasks carry progress that `applyPendingProgress` must apply once they are scheduled. */
@@ -296,9 +314,12 @@ export class PlanEditor {
       row.manual_finish_at = row.manually_scheduled ? before.finish_at : null;
     }
 
-    const rolledUp = (['durationMin', 'workMin'] as const).filter((name) => item[name] !== undefined).map((name) => field(item.path, name));
-    if (item.type !== undefined && item.type !== 'summary') rolledUp.push(field(item.path, 'type'));
-    if (rolledUp.length > 0) this.rolledUpEdits.set(row.id, rolledUp);
+    this.rollsUp(row.id, [
+      ...(['durationMin', 'workMin'] as const)
+        .filter((name) => item[name] !== undefined)
+        .map((name) => ({ path: field(item.path, name), message: 'a summary task rolls this up from its subtasks' })),
+      ...(item.type !== undefined && item.type !== 'summary' ? [{ path: field(item.path, 'type'), message: 'a task with subtasks is a summary; move its subtasks away first' }] : []),
+    ]);
     if (item.type !== undefined) {
       if (item.type === 'summary') this.explicitSummaries.set(row.id, field(item.path, 'type'));
       else row.type = item.type;
@@ -319,7 +340,7 @@ export class PlanEditor {
       this.placementPaths.set(row.id, field(field(item.path, 'placement'), 'parentId'));
     }
     this.checkConstraint(row, item.path);
-    this.applyProgress(row, item, item.path);
+    this.editProgress(row, item, item.path);
     this.recordEdit(before, row);
   }
 
@@ -339,7 +360,7 @@ export class PlanEditor {
   }
 
   private recordEdit(before: TaskRow, after: TaskRow): void {
-    if (this.applied.createdTaskIds.includes(after.id)) return;
+    if (this.createdIds.has(after.id)) return;
     const changes = this.applied.editedTasks.get(after.id) ?? {};
     for (const [name, column] of reportedFields) {
       if (before[column] !== after[column]) {
@@ -399,9 +420,6 @@ export class PlanEditor {
     }
     if (item.actualFinishAt !== undefined) edits.push({ kind: 'actualFinishAt', actualFinishAt: toIso(item.actualFinishAt), scheduledStartAt: row.start_at });
     if (edits.length === 0) return;
-    if (row.type === 'summary' && this.children(row.id).length > 0) {
-      return this.problem(field(path, 'progressPct'), 'progress of a summary task rolls up from its subtasks');
-    }
     let state = {
       durationMin: row.duration_min,
       progressPct: row.progress_pct,
@@ -499,16 +517,17 @@ export class PlanEditor {
       const before = task.type;
       if (parents.has(task.id)) task.type = 'summary';
       else if (task.type === 'summary') task.type = task.duration_min === 0 ? 'milestone' : 'task';
-      if (before !== task.type && !this.applied.createdTaskIds.includes(task.id)) this.recordEdit({ ...task, type: before }, task);
+      if (before !== task.type && !this.createdIds.has(task.id)) {
+        const edited = this.applied.editedTasks.has(task.id);
+        this.recordEdit({ ...task, type: before }, task);
+        if (!edited) this.applied.rolledUpTaskIds.add(task.id);
+      }
     }
     for (const [id, path] of this.explicitSummaries) {
       if (!parents.has(id)) this.problem(path, 'a task becomes a summary by having subtasks; add subtasks (parentId) instead');
     }
-    for (const [id, paths] of this.rolledUpEdits) {
-      if (!parents.has(id)) continue;
-      for (const path of paths) {
-        this.problem(path, path.endsWith('type') ? 'a task with subtasks is a summary; move its subtasks away first' : 'a summary task rolls this up from its subtasks');
-      }
+    for (const [id, problems] of this.rolledUpEdits) {
+      if (parents.has(id)) for (const { path, message } of problems) this.problem(path, message);
     }
   }
 }

@@ -21,6 +21,8 @@ export function createTask(ctx: DomainContext, actor: Actor, projectId: string, 
 /** `POST …/tasks` with a change set: one transaction, one recalculation. */
 export async function applyChangeSet(ctx: DomainContext, actor: Actor, projectId: string, set: ChangeSet): Promise<PlanWriteResult> {
   if (set.deleteTaskIds && set.deleteTaskIds.length > 0) {
+    // Access first, as for every write: only then is the deletion itself refused.
+    await requireProject(ctx, actor, projectId, 'editor');
     throw forbidden('destructive', 'tasks cannot be deleted through the API; delete them in the web app');
   }
   return writePlan(ctx, actor, projectId, {

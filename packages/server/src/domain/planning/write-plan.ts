@@ -129,7 +129,7 @@ export async function writePlanInTransaction(
     if (editor.problems.length > 0) throw invalid(editor.problems);
     const first = result.stats.recomputedCount;
     result = recalculate(plan, { changedTaskIds: progressed });
-    result = { ...result, stats: { ...result.stats, recomputedCount: first + result.stats.recomputedCount } };
+    result = { ...result, stats: { ...result.stats, recomputedCount: Math.max(first, result.stats.recomputedCount) } };
   }
   editor.recordRollups();
   if (result.projectFinishAt && !/^\d{4}-/.test(result.projectFinishAt)) {

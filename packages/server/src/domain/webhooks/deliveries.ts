@@ -122,7 +122,8 @@ export async function claimDueDeliveries(ctx: DomainContext, limit: number, leas
     for (const delivery of rows) {
       if (!webhooks.has(delivery.webhook_id)) webhooks.set(delivery.webhook_id, await tx.webhooks.findById(delivery.webhook_id));
       const webhook = webhooks.get(delivery.webhook_id);
-      const reason = !webhook || webhook.status !== 'active' ? 'the webhook is disabled or deleted' : !(await ownerSees(tx, webhook, delivery.project_id, access)) ? "the webhook's owner can no longer see the project" : null;
+      const lostAccess = webhook?.project_id === null ? "the webhook's owner is no longer an owner or admin of the workspace" : "the webhook's owner can no longer see the project";
+      const reason = !webhook || webhook.status !== 'active' ? 'the webhook is disabled or deleted' : !(await ownerSees(tx, webhook, delivery.project_id, access)) ? lostAccess : null;
       if (webhook && reason === null) {
         claimed.push({ delivery, webhook });
       } else {

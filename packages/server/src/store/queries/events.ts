@@ -9,6 +9,11 @@ export function eventQueries(db: Executor) {
     async insert(rows: Insertable<EventsTable>[]): Promise<void> {
       if (rows.length > 0) await db.insertInto('events').values(rows).execute();
     },
+    /** The newest event's `created_at` (index-only), or null for an empty outbox. */
+    async latestCreatedAt(): Promise<string | null> {
+      const row = await db.selectFrom('events').select('created_at').orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+      return row?.created_at ?? null;
+    },
     listForProject(projectId: string): Promise<EventRow[]> {
       return db
         .selectFrom('events')
