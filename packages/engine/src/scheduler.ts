@@ -122,13 +122,13 @@ export class Scheduler {
    */
   update(input: ScheduleInput, changes?: ScheduleChanges): ScheduleResult {
     const prev = this.result;
-    if (!changes || !this.sameShape(input, changes)) {
+    const net = this.net;
+    const find = taskFinder(input, net);
+    if (!changes || !this.sameShape(input, changes, find)) {
       this.rebuild(input, prev);
       return this.result;
     }
-    const net = this.net;
     this.input = input;
-    const find = taskFinder(input, net);
     const N = 2 * net.n;
     this.dirtyF = new Uint8Array(N);
     this.dirtyB = new Uint8Array(N);
@@ -169,9 +169,8 @@ export class Scheduler {
   }
 
   /** True when `input` differs from the previous one only in the named tasks'/links' scalar fields. */
-  private sameShape(input: ScheduleInput, changes: ScheduleChanges): boolean {
+  private sameShape(input: ScheduleInput, changes: ScheduleChanges, find: TaskFinder): boolean {
     const net = this.net;
-    const find = taskFinder(input, net);
     const old = this.input;
     if (input.project !== old.project && JSON.stringify(input.project) !== JSON.stringify(old.project)) return false;
     if (input.calendars !== old.calendars && JSON.stringify(input.calendars ?? []) !== JSON.stringify(old.calendars ?? []))
@@ -1255,7 +1254,9 @@ export class Scheduler {
  * input (the usual case: the same tasks in the same order), else through an id map built
  * on the first miss. With duplicate ids the earliest wins, as in `Network`.
  */
-function taskFinder(input: ScheduleInput, net: Network): (id: string) => ScheduleInput['tasks'][number] | undefined {
+type TaskFinder = (id: string) => ScheduleInput['tasks'][number] | undefined;
+
+function taskFinder(input: ScheduleInput, net: Network): TaskFinder {
   let byId: Map<string, ScheduleInput['tasks'][number]> | null = null;
   return (id) => {
     const i = net.index.get(id);
