@@ -2,6 +2,14 @@ import { z } from 'zod';
 
 /** A UUID; upper-case input is read as its canonical lower-case form (ids are stored and compared lower-case). */
 export const Uuid = z.uuid().overwrite((id) => id.toLowerCase());
+
+/** A whole-number query parameter: plain decimal digits only (`0x10`, `1e2`, ` 5` are refused). */
+export function QueryInteger(min: number, max: number, fallback: number) {
+  return z.preprocess(
+    (value) => (typeof value === 'string' && !/^[0-9]+$/.test(value) ? Number.NaN : value),
+    z.coerce.number({ error: 'must be a whole number' }).int().min(min).max(max).default(fallback),
+  );
+}
 const plausibleYear = (value: string) => {
   const year = Number(value.slice(0, 4));
   return year >= 1900 && year <= 2999;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, DateTimeInput, Uuid } from '../common.js';
+import { DateTime, DateTimeInput, QueryInteger, Uuid } from '../common.js';
 import { limits } from '../limits.js';
 
 export const TaskKind = z.enum(['summary', 'task', 'milestone']);
@@ -238,7 +238,7 @@ export const WriteResult = z.object({
 export type WriteResult = z.infer<typeof WriteResult>;
 
 export const TaskListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(limits.taskPageSizeMax).default(limits.taskPageSizeDefault),
+  limit: QueryInteger(1, limits.taskPageSizeMax, limits.taskPageSizeDefault),
   cursor: z.string().max(200).optional().describe('The `nextCursor` of the previous page.'),
   sort: z.enum(['number', '-number', '-updatedAt']).default('number').describe('`-updatedAt` returns the first page only.'),
   externalId: z.string().max(200).optional().describe('Exact match.'),

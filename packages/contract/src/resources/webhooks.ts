@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, Uuid } from '../common.js';
+import { DateTime, QueryInteger, Uuid } from '../common.js';
 import { eventTypes } from '../events.js';
 import { limits } from '../limits.js';
 
@@ -70,7 +70,7 @@ export const Delivery = z.object({
 export type Delivery = z.infer<typeof Delivery>;
 export const DeliveryResponse = z.object({ delivery: Delivery });
 export const DeliveryListQuery = z.object({
-  limit: z.coerce.number().int().min(1).max(100).default(20),
+  limit: QueryInteger(1, 100, 20),
   cursor: z.string().max(200).optional().describe('The `nextCursor` of the previous page.'),
 });
 export const DeliveryList = z.object({ deliveries: z.array(Delivery).describe('Newest first.'), nextCursor: z.string().nullable() });

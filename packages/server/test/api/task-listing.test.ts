@@ -46,8 +46,8 @@ describe('task listing', () => {
     expect(first).not.toHaveProperty('sortKey');
   });
 
-  it('limit must be 1-500', async () => {
-    for (const limit of ['0', '501', '-1', 'abc', '1.5']) {
+  it('limit must be a whole number 1-500, written in plain digits', async () => {
+    for (const limit of ['0', '501', '-1', 'abc', '1.5', '0x10', '1e2', '', '+5']) {
       const response = await client.listTasks(projectId, `limit=${limit}`);
       expectStatus(response, 400);
       expect(fieldPaths(response.body)).toContain('limit');
