@@ -92,6 +92,7 @@ function route<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType
 
 const projectParams = z.object({ projectId: Uuid });
 const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
+const webhookParams = z.object({ webhookId: Uuid });
 
 export const routes = {
   getMe: route({
@@ -375,7 +376,7 @@ export const routes = {
     scope: 'read',
     tag: 'Webhooks',
     summary: 'One webhook',
-    params: z.object({ webhookId: Uuid }),
+    params: webhookParams,
     response: { status: 200, name: 'WebhookResponse', schema: WebhookResponse },
     errors: ['not_found'],
   }),
@@ -386,7 +387,7 @@ export const routes = {
     scope: 'write',
     tag: 'Webhooks',
     summary: 'Unsubscribe: no further delivery (pending ones are dropped)',
-    params: z.object({ webhookId: Uuid }),
+    params: webhookParams,
     response: { status: 200, name: 'WebhookDeleted', schema: WebhookDeleted },
     errors: ['not_found'],
   }),
@@ -397,7 +398,7 @@ export const routes = {
     scope: 'write',
     tag: 'Webhooks',
     summary: 'Issue a new signing secret; the old one stops working at once',
-    params: z.object({ webhookId: Uuid }),
+    params: webhookParams,
     response: { status: 200, name: 'WebhookWithSecret', schema: WebhookWithSecret },
     errors: ['not_found'],
   }),
@@ -409,7 +410,7 @@ export const routes = {
     tag: 'Webhooks',
     summary: 'Send the test event `webhook.ping` now (to check the signature)',
     description: 'Its data: `message`, `webhook {id, name, events}`. Answers the queued delivery; follow it in the delivery log.',
-    params: z.object({ webhookId: Uuid }),
+    params: webhookParams,
     response: { status: 202, name: 'DeliveryResponse', schema: DeliveryResponse },
     errors: ['not_found'],
   }),
@@ -420,7 +421,7 @@ export const routes = {
     scope: 'read',
     tag: 'Webhooks',
     summary: 'The delivery log (kept 30 days): every delivery with its attempts, newest first',
-    params: z.object({ webhookId: Uuid }),
+    params: webhookParams,
     query: DeliveryListQuery,
     response: { status: 200, name: 'DeliveryList', schema: DeliveryList },
     errors: ['invalid_request', 'not_found'],

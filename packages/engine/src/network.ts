@@ -101,11 +101,11 @@ export class Network {
 
   // Edges.
   readonly deps: DependencyInput[];
-  edgeSrc: Int32Array = new Int32Array(0);
-  edgeDst: Int32Array = new Int32Array(0);
-  edgeType: Int8Array = new Int8Array(0);
-  edgeLag: Float64Array = new Float64Array(0);
-  edgeDep: Int32Array = new Int32Array(0);
+  readonly edgeSrc: Int32Array;
+  readonly edgeDst: Int32Array;
+  readonly edgeType: Int8Array;
+  readonly edgeLag: Float64Array;
+  readonly edgeDep: Int32Array;
   /** CSR adjacency over nodes 0..2n-1: outgoing and incoming edge ids. */
   outStart: Int32Array = new Int32Array(0);
   outEdges: Int32Array = new Int32Array(0);

@@ -12,7 +12,7 @@ import { ReadCache } from '../domain/projects/read-cache.js';
 import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
 import { authenticate, enforceRateLimit } from './auth.js';
-import { installErrorHandler } from './error-handler.js';
+import { errorBody, installErrorHandler } from './error-handler.js';
 import type { RouteDeps } from './register-route.js';
 import { accountRoutes } from './routes/account.js';
 import { projectRoutes } from './routes/projects.js';
@@ -47,7 +47,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   if (error.code === 'ECONNRESET' || !socket.writable) return;
   const timedOut = error.code === 'ERR_HTTP_REQUEST_TIMEOUT';
   const message = timedOut ? 'the request did not arrive in time' : error.code === 'HPE_HEADER_OVERFLOW' ? 'the request headers are too large' : 'the request is not valid HTTP';
-  const body = JSON.stringify({ error: 'invalid_request', message, details: { fields: [{ path: timedOut ? 'body' : 'headers', message }] } });
+  const body = JSON.stringify(errorBody(invalid([{ path: timedOut ? 'body' : 'headers', message }])));
   const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
   socket.end(
     [`HTTP/1.1 ${status}`, 'Connection: close', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, `X-Request-Id: ${randomUUID()}`, '', body].join('\r\n'),
@@ -88,9 +88,11 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     frameworkErrors: (error, request, raw) => {
       const reply = raw as FastifyReply;
       reply.header('x-request-id', request.id);
-      if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') return reply.code(404).send({ error: 'not_found', message: `no such resource: ${request.url.split('?')[0]}` });
-      const problems = [{ path: 'url', message: error.code === 'FST_ERR_BAD_URL' ? 'is not a valid URL (bad percent-encoding)' : error.message }];
-      return reply.code(400).send({ error: 'invalid_request', message: error.message, details: { fields: problems } });
+      const refused =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new AppError('not_found', `no such resource: ${request.url.split('?')[0]}`)
+          : invalid([{ path: 'url', message: error.code === 'FST_ERR_BAD_URL' ? 'is not a valid URL (bad percent-encoding)' : error.message }]);
+      return reply.code(refused.status).send(errorBody(refused));
     },
     // Requests Node's HTTP parser refuses (headers over its size limit, broken framing).
     clientErrorHandler: answerClientError,

@@ -16,6 +16,11 @@ function fromFastify(error: FastifyError): AppError | null {
   return null;
 }
 
+/** The response body of an error: `{error, message, details?}`. */
+export function errorBody(error: AppError): { error: string; message: string; details?: unknown } {
+  return { error: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+}
+
 /**
  * The one place that turns an error into a response body. Anything that is not an
  * AppError or a known client error is a bug: logged with the request id, answered as
@@ -32,6 +37,6 @@ export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number
       return reply.code(errorCatalogue.server_error.status).send({ error: 'server_error', message: 'internal error; retry with exponential backoff' });
     }
     if (appError.status >= 500) request.log.error({ err: error }, appError.message);
-    return reply.code(appError.status).send({ error: appError.code, message: appError.message, ...(appError.details ? { details: appError.details } : {}) });
+    return reply.code(appError.status).send(errorBody(appError));
   });
 }

@@ -38,27 +38,22 @@ function matches(webhook: WebhookRow, type: string, workspaceId: string, project
 }
 
 /**
- * Whether the webhook's owner may still receive this event (webhooks never outlive access):
- * a workspace-wide webhook needs its owner to stay a workspace owner or admin, as creating
- * one does; a project webhook needs its owner to see the project.
+ * Whether the webhook's owner may still receive its events (webhooks never outlive
+ * access): a workspace-wide webhook needs its owner to stay a workspace owner or admin, as
+ * creating one does; a project webhook (which only ever matches its project's events)
+ * needs its owner to see the project. Memoised per owner and scope in `cache`.
  */
-async function ownerSees(tx: Queries, webhook: WebhookRow, projectId: string | null, cache: Map<string, boolean>): Promise<boolean> {
-  if (webhook.project_id === null || projectId === null) {
-    const key = `${webhook.owner_id}@${webhook.workspace_id}${webhook.project_id === null ? ' (workspace-wide)' : ''}`;
-    let allowed = cache.get(key);
-    if (allowed === undefined) {
-      const membership = await tx.workspaces.findMembership(webhook.workspace_id, webhook.owner_id);
-      allowed = membership !== undefined && (webhook.project_id !== null || membership.role === 'owner' || membership.role === 'admin');
-      cache.set(key, allowed);
-    }
-    if (webhook.project_id === null || !allowed) return allowed;
-  }
-  if (projectId === null) return true;
-  const key = `${webhook.owner_id}:${projectId}`;
+async function ownerSees(tx: Queries, webhook: WebhookRow, cache: Map<string, boolean>): Promise<boolean> {
+  const key = `${webhook.owner_id} ${webhook.project_id ?? `workspace ${webhook.workspace_id}`}`;
   let sees = cache.get(key);
   if (sees === undefined) {
-    const access = await tx.projects.findWithAccess(projectId, webhook.owner_id);
-    sees = access !== undefined && effectiveProjectRole(access.workspace_role, access.direct_role) !== null;
+    if (webhook.project_id === null) {
+      const role = (await tx.workspaces.findMembership(webhook.workspace_id, webhook.owner_id))?.role;
+      sees = role === 'owner' || role === 'admin';
+    } else {
+      const access = await tx.projects.findWithAccess(webhook.project_id, webhook.owner_id);
+      sees = access !== undefined && effectiveProjectRole(access.workspace_role, access.direct_role) !== null;
+    }
     cache.set(key, sees);
   }
   return sees;
@@ -80,7 +75,7 @@ export async function dispatchEvents(ctx: DomainContext, limit = 500): Promise<n
     for (const event of events) {
       for (const webhook of webhooks) {
         if (!matches(webhook, event.type, event.workspace_id, event.project_id)) continue;
-        if (!(await ownerSees(tx, webhook, event.project_id, access))) continue;
+        if (!(await ownerSees(tx, webhook, access))) continue;
         deliveries.push({
           id: randomUUID(),
           webhook_id: webhook.id,
@@ -123,7 +118,7 @@ export async function claimDueDeliveries(ctx: DomainContext, limit: number, leas
       if (!webhooks.has(delivery.webhook_id)) webhooks.set(delivery.webhook_id, await tx.webhooks.findById(delivery.webhook_id));
       const webhook = webhooks.get(delivery.webhook_id);
       const lostAccess = webhook?.project_id === null ? "the webhook's owner is no longer an owner or admin of the workspace" : "the webhook's owner can no longer see the project";
-      const reason = !webhook || webhook.status !== 'active' ? 'the webhook is disabled or deleted' : !(await ownerSees(tx, webhook, delivery.project_id, access)) ? lostAccess : null;
+      const reason = !webhook || webhook.status !== 'active' ? 'the webhook is disabled or deleted' : !(await ownerSees(tx, webhook, access)) ? lostAccess : null;
       if (webhook && reason === null) {
         claimed.push({ delivery, webhook });
       } else {
