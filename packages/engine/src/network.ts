@@ -1,6 +1,7 @@
 import { compileCalendars, STANDARD_CALENDAR, type WorkCalendar } from './calendar.js';
 import { toEpochMinutes } from './instant.js';
 import { pertExpectedDuration } from './pert.js';
+import { float64Arrays, uint8Arrays } from './typed-arrays.js';
 import type { CycleReport, DependencyInput, ScheduleInput, TaskInput } from './types.js';
 
 /**
@@ -141,34 +142,45 @@ export class Network {
       const t = list[k];
       if (t === null || typeof t !== 'object' || typeof t.id !== 'string') continue;
       const id = t.id;
-      if (ordered && last !== null && !(last < id)) ordered = false;
+      if (last !== null && !(last < id)) {
+        ordered = false;
+        break;
+      }
       last = id;
-      if (!ordered) continue;
       index.set(id, tasks.length);
       tasks.push(t);
       ids.push(id);
       inputPos.push(k);
     }
     if (!ordered) {
+      // Positions sorted by (id, position), comparing ids read once into a flat array.
+      const idAt = new Array<string>(list.length);
       const positions: number[] = [];
       for (let k = 0; k < list.length; k++) {
         const t = list[k];
-        if (t !== null && typeof t === 'object' && typeof t.id === 'string') positions.push(k);
+        if (t !== null && typeof t === 'object' && typeof t.id === 'string') {
+          idAt[k] = t.id;
+          positions.push(k);
+        }
       }
-      positions.sort((a, b) => cmpStr(list[a]!.id, list[b]!.id) || a - b);
+      positions.sort((a, b) => {
+        const x = idAt[a]!;
+        const y = idAt[b]!;
+        return x < y ? -1 : x > y ? 1 : a - b;
+      });
       tasks = [];
       ids = [];
       inputPos = [];
       index = new Map<string, number>();
       let prev: string | null = null;
       for (const k of positions) {
-        const t = list[k]!;
+        const id = idAt[k]!;
         // Sorted, so duplicates are adjacent; the earliest in the input wins.
-        if (t.id === prev) continue;
-        prev = t.id;
-        index.set(t.id, tasks.length);
-        tasks.push(t);
-        ids.push(t.id);
+        if (id === prev) continue;
+        prev = id;
+        index.set(id, tasks.length);
+        tasks.push(list[k]!);
+        ids.push(id);
         inputPos.push(k);
       }
     }
@@ -195,23 +207,26 @@ export class Network {
     this.projectAnchorFinish = af;
     if (this.backward && Number.isNaN(af)) this.backward = false;
 
-    this.dur = new Float64Array(n);
-    this.remaining = new Float64Array(n);
-    this.actualDur = new Float64Array(n);
-    this.actualStart = new Float64Array(n).fill(NONE);
-    this.actualFinish = new Float64Array(n).fill(NONE);
-    this.started = new Uint8Array(n);
-    this.complete = new Uint8Array(n);
-    this.manual = new Uint8Array(n);
-    this.manualStart = new Float64Array(n).fill(NONE);
-    this.manualFinish = new Float64Array(n).fill(NONE);
-    this.ckind = new Uint8Array(n);
-    this.cdate = new Float64Array(n).fill(NONE);
-    this.deadline = new Float64Array(n).fill(NONE);
-    this.delay = new Float64Array(n);
-    this.milestone = new Uint8Array(n);
-    this.pert = new Float64Array(n).fill(NONE);
-    this.progress = new Float64Array(n);
+    // loadTask sets every element of these for each task: no initial values needed.
+    const f64 = float64Arrays(12 * n);
+    this.dur = f64(n);
+    this.remaining = f64(n);
+    this.actualDur = f64(n);
+    this.actualStart = f64(n);
+    this.actualFinish = f64(n);
+    this.manualStart = f64(n);
+    this.manualFinish = f64(n);
+    this.cdate = f64(n);
+    this.deadline = f64(n);
+    this.delay = f64(n);
+    this.pert = f64(n);
+    this.progress = f64(n);
+    const u8 = uint8Arrays(5 * n);
+    this.started = u8(n);
+    this.complete = u8(n);
+    this.manual = u8(n);
+    this.ckind = u8(n);
+    this.milestone = u8(n);
     this.linkCount = new Int32Array(n);
     // One pass over the task objects: parent, calendar and scheduling parameters. Unknown
     // parents become top level (parent cycles are cut below); siblings usually come
@@ -454,7 +469,12 @@ export class Network {
     return v < this.n || this.isSummary[v - this.n] === 1;
   }
 
-  /** Kahn's algorithm, ties broken by node number (i.e. by task id) for determinism. */
+  /**
+   * Kahn's algorithm with a stack instead of a queue: a node that becomes ready is visited
+   * next, so the order follows chains of links (depth first) and the passes find a node's
+   * predecessors' dates still in the CPU cache. Deterministic for a given network; no
+   * result depends on the order among ready nodes.
+   */
   private sortTopologically(): boolean {
     const n = this.n;
     const N = 2 * n;
@@ -474,37 +494,39 @@ export class Network {
       indeg[n + p]!++;
     }
     const topo = new Int32Array(N);
-    let head = 0;
+    const ready = new Int32Array(N);
+    let top = 0;
     let tail = 0;
     let live = 0;
-    for (let v = 0; v < N; v++) {
+    // Sources pushed in reverse, so they are taken in node order.
+    for (let v = N - 1; v >= 0; v--) {
       // isLive(v), inlined.
       if (v >= n && isSummary[v - n] !== 1) continue;
       live++;
-      if (indeg[v] === 0) topo[tail++] = v;
+      if (indeg[v] === 0) ready[top++] = v;
     }
-    while (head < tail) {
-      const v = topo[head++]!;
-      // Hierarchy successors first, in child order (as when they were ordinary edges).
+    while (top > 0) {
+      const v = ready[--top]!;
+      topo[tail++] = v;
+      // Links pushed first, hierarchy successors last (so they come next, in child order).
+      for (let k = outStart[v + 1]! - 1; k >= outStart[v]!; k--) {
+        const w = outDst[k]!;
+        if (--indeg[w]! === 0) ready[top++] = w;
+      }
       if (v < n) {
         if (isSummary[v] === 1) {
           const cs = children[v]!;
-          for (let k = 0; k < cs.length; k++) {
+          for (let k = cs.length - 1; k >= 0; k--) {
             const c = cs[k]!;
-            if (--indeg[c]! === 0) topo[tail++] = c;
+            if (--indeg[c]! === 0) ready[top++] = c;
           }
         } else if (parent[v]! >= 0) {
           const w = n + parent[v]!;
-          if (--indeg[w]! === 0) topo[tail++] = w;
+          if (--indeg[w]! === 0) ready[top++] = w;
         }
       } else if (parent[v - n]! >= 0) {
         const w = n + parent[v - n]!;
-        if (--indeg[w]! === 0) topo[tail++] = w;
-      }
-      const end = outStart[v + 1]!;
-      for (let k = outStart[v]!; k < end; k++) {
-        const w = outDst[k]!;
-        if (--indeg[w]! === 0) topo[tail++] = w;
+        if (--indeg[w]! === 0) ready[top++] = w;
       }
     }
     this.topo = topo.subarray(0, tail);

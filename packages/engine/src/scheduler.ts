@@ -17,6 +17,7 @@ import {
   SS,
 } from './network.js';
 import type { Conflict, ScheduleInput, ScheduleResult, TaskResult } from './types.js';
+import { float64Arrays, uint8Arrays } from './typed-arrays.js';
 
 const NEG = -Infinity;
 const POS = Infinity;
@@ -204,14 +205,7 @@ export class Scheduler {
     this.net = net;
     const n = net.n;
     const N = 2 * n;
-    // One backing buffer per element type instead of ~25 separate allocations.
-    const fb = new ArrayBuffer(8 * (5 * N + 13 * n));
-    let o = 0;
-    const f64 = (len: number): Float64Array<ArrayBuffer> => {
-      const a = new Float64Array(fb, 8 * o, len);
-      o += len;
-      return a;
-    };
+    const f64 = float64Arrays(5 * N + 13 * n);
     // No initial values: a full run computes every live node before any node reads it
     // (topological order forward, its reverse backward); the exit slots of leaves are
     // never read. Backward-scheduled runs reset these arrays themselves (see `run`).
@@ -234,13 +228,7 @@ export class Scheduler {
     this.pEf = f64(n);
     this.pLs = f64(n);
     this.pLf = f64(n);
-    const bb = new ArrayBuffer(N + 2 * n);
-    let ob = 0;
-    const u8 = (len: number): Uint8Array<ArrayBuffer> => {
-      const a = new Uint8Array(bb, ob, len);
-      ob += len;
-      return a;
-    };
+    const u8 = uint8Arrays(N + 2 * n);
     this.hasPred = u8(N);
     this.crit = u8(n);
     this.conflictBits = u8(n);
