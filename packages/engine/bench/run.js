@@ -193,15 +193,15 @@ console.log(`plan 10k: ${plan10k.tasks.length} tasks, ${plan10k.dependencies.len
 
 // Warm-up runs (not measured) let the JIT finish optimising before timing: the engine's
 // code is larger than the floor's and needs ~15-20 runs before it stops recompiling, so both
-// get 25 warm-up runs; the figures come from the 41 measured steady-state runs after them.
-const WARMUP_10K = 25;
-for (let i = 0; i < WARMUP_10K; i++) {
-  schedule(plan10k);
-  bareCpm(plan10k);
-}
-// Engine and floor run in pairs, back to back, so both see the same machine load; the ratio
-// is the median of the 41 pairs' ratios (the times are the medians of each side).
+// get 25 warm-up runs. Then engine and floor run 41 times in pairs, back to back, so both
+// see the same machine load; the ratio is the median of the pairs' ratios (the times are
+// the medians of each side).
+const WARMUP = 25;
 function pairs(plan) {
+  for (let i = 0; i < WARMUP; i++) {
+    schedule(plan);
+    bareCpm(plan);
+  }
   const engineTimes = [];
   const floorTimes = [];
   for (let i = 0; i < 41; i++) {
@@ -233,16 +233,11 @@ const inc10k = time(
     lastRecomputed = r.stats.recomputedCount;
   },
   41,
-  25,
+  WARMUP,
 );
 
-// The same plan with UUIDs (informative, not one of the targets), warmed up in turn.
-const uuidPlan10k = withUuidIds(plan10k);
-for (let i = 0; i < WARMUP_10K; i++) {
-  schedule(uuidPlan10k);
-  bareCpm(uuidPlan10k);
-}
-const uuid10k = pairs(uuidPlan10k);
+// The same plan with UUIDs (informative, not one of the targets).
+const uuid10k = pairs(withUuidIds(plan10k));
 
 // The 100k plan is built only after the 10k figures so its heap does not slow them down.
 let plan100k = makePlan(100_000, 7);

@@ -1,7 +1,7 @@
 import { compileCalendars, STANDARD_CALENDAR, type WorkCalendar } from './calendar.js';
 import { toEpochMinutes } from './instant.js';
 import { pertExpectedDuration } from './pert.js';
-import { float64Arrays, uint8Arrays } from './typed-arrays.js';
+import { typedArrays } from './typed-arrays.js';
 import type { CycleReport, DependencyInput, ScheduleInput, TaskInput } from './types.js';
 
 /**
@@ -208,7 +208,7 @@ export class Network {
     if (this.backward && Number.isNaN(af)) this.backward = false;
 
     // loadTask sets every element of these for each task: no initial values needed.
-    const f64 = float64Arrays(12 * n);
+    const f64 = typedArrays(Float64Array, 12 * n);
     this.dur = f64(n);
     this.remaining = f64(n);
     this.actualDur = f64(n);
@@ -221,7 +221,7 @@ export class Network {
     this.delay = f64(n);
     this.pert = f64(n);
     this.progress = f64(n);
-    const u8 = uint8Arrays(5 * n);
+    const u8 = typedArrays(Uint8Array, 5 * n);
     this.started = u8(n);
     this.complete = u8(n);
     this.manual = u8(n);

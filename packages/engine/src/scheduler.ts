@@ -17,7 +17,7 @@ import {
   SS,
 } from './network.js';
 import type { Conflict, ScheduleInput, ScheduleResult, TaskResult } from './types.js';
-import { float64Arrays, uint8Arrays } from './typed-arrays.js';
+import { typedArrays } from './typed-arrays.js';
 
 const NEG = -Infinity;
 const POS = Infinity;
@@ -79,6 +79,11 @@ export class Scheduler {
   private conflictBits!: Uint8Array;
   private linkReq!: Float64Array;
   private linkDep!: Int32Array;
+  /** Summaries' rolled-up early and late dates. */
+  private sumES!: Float64Array;
+  private sumEF!: Float64Array;
+  private sumLS!: Float64Array;
+  private sumLF!: Float64Array;
   private projectFinish = 0;
   private projectStartEff = 0;
   private pass2 = false;
@@ -205,7 +210,7 @@ export class Scheduler {
     this.net = net;
     const n = net.n;
     const N = 2 * n;
-    const f64 = float64Arrays(5 * N + 13 * n);
+    const f64 = typedArrays(Float64Array, 5 * N + 13 * n);
     // No initial values: a full run computes every live node before any node reads it
     // (topological order forward, its reverse backward); the exit slots of leaves are
     // never read. Backward-scheduled runs reset these arrays themselves (see `run`).
@@ -228,7 +233,7 @@ export class Scheduler {
     this.pEf = f64(n);
     this.pLs = f64(n);
     this.pLf = f64(n);
-    const u8 = uint8Arrays(N + 2 * n);
+    const u8 = typedArrays(Uint8Array, N + 2 * n);
     this.hasPred = u8(N);
     this.crit = u8(n);
     this.conflictBits = u8(n);
@@ -248,7 +253,6 @@ export class Scheduler {
     const net = this.net;
     const n = net.n;
     const topo = net.topo;
-    this.ensureSummaryArrays();
     // Full runs and backward-scheduled plans recompute every node in every phase (all dirty
     // flags set before each pass), so the passes need not propagate dirtiness.
     this.sweep = full || net.backward;
@@ -1046,11 +1050,6 @@ export class Scheduler {
     this.conflictBits[s] = net.deadline[s]! < finish ? K_DEADLINE : 0;
   }
 
-  private sumES = new Float64Array(0);
-  private sumEF = new Float64Array(0);
-  private sumLS = new Float64Array(0);
-  private sumLF = new Float64Array(0);
-
   // ---------------------------------------------------------------------------------------
   // Output
 
@@ -1223,17 +1222,6 @@ export class Scheduler {
     const pct = d > 0 ? (100 * a) / d : 0;
     // Actual minutes are whole: a 99.99 % subtask may count its full duration as done.
     return open && pct > 99.99 ? 99.99 : pct;
-  }
-
-  /** Allocates the per-summary rollup arrays (called lazily by the first run). */
-  private ensureSummaryArrays(): void {
-    const n = this.net.n;
-    if (this.sumES.length !== n) {
-      this.sumES = new Float64Array(n);
-      this.sumEF = new Float64Array(n);
-      this.sumLS = new Float64Array(n);
-      this.sumLF = new Float64Array(n);
-    }
   }
 }
 
