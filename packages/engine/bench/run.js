@@ -1,6 +1,8 @@
 // Benchmarks for @gantry/engine. Plain ESM over the built dist/ (run `tsc -b` first).
 // Prints human-readable figures, then as its LAST line one JSON object with
 // engineFull10kMs, engineFull100kMs, engineIncremental10kMs and engineFloorRatio10k.
+// With `--pairs` it only measures the paired 10k runs and prints them as JSON: the bench
+// runs itself that way in fresh processes (see PROCESSES).
 import { execFileSync } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
