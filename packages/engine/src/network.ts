@@ -65,7 +65,7 @@ export class Network {
   readonly ids: string[];
   readonly index: Map<string, number>;
   /** Task i's position in the input's `tasks` (where an incremental update looks for it first). */
-  readonly inputPos: readonly number[];
+  readonly inputPos: Int32Array;
   readonly tasks: TaskInput[];
   readonly parent: Int32Array;
   readonly isSummary: Uint8Array;
@@ -97,6 +97,12 @@ export class Network {
   readonly milestone: Uint8Array;
   readonly pert: Float64Array;
   readonly progress: Float64Array;
+  /**
+   * 1 when the task's own fields leave the passes nothing but its links to follow: not
+   * started, not manually scheduled, no milestone, no date constraint or leveling delay
+   * (ALAP allowed: it ignores both in the passes). See `Scheduler.plainLeafForward`.
+   */
+  readonly plain: Uint8Array;
   /** Number of link edges touching the task (manual tasks without links are never critical). */
   readonly linkCount: Int32Array;
 
@@ -132,27 +138,30 @@ export class Network {
     // Deterministic: tasks are numbered by id; with duplicate ids the earliest wins. Input
     // already sorted by id (the common case) is indexed in the same pass.
     const list = Array.isArray(input?.tasks) ? input.tasks : [];
-    let tasks: TaskInput[] = [];
-    let ids: string[] = [];
-    let inputPos: number[] = [];
     let index = new Map<string, number>();
     let last: string | null = null;
     let ordered = true;
     for (let k = 0; k < list.length; k++) {
       const t = list[k];
-      if (t === null || typeof t !== 'object' || typeof t.id !== 'string') continue;
-      const id = t.id;
-      if (last !== null && !(last < id)) {
+      if (t === null || typeof t !== 'object' || typeof t.id !== 'string' || (last !== null && !(last < t.id))) {
         ordered = false;
         break;
       }
-      last = id;
-      index.set(id, tasks.length);
-      tasks.push(t);
-      ids.push(id);
-      inputPos.push(k);
+      index.set(t.id, k);
+      last = t.id;
     }
-    if (!ordered) {
+    let tasks: TaskInput[];
+    let ids: string[];
+    let inputPos: Int32Array;
+    if (ordered) {
+      tasks = list.slice();
+      ids = new Array<string>(list.length);
+      inputPos = new Int32Array(list.length);
+      for (let k = 0; k < list.length; k++) {
+        ids[k] = list[k]!.id;
+        inputPos[k] = k;
+      }
+    } else {
       // Positions sorted by (id, position), comparing ids read once into a flat array.
       const idAt = new Array<string>(list.length);
       const positions: number[] = [];
@@ -170,7 +179,7 @@ export class Network {
       });
       tasks = [];
       ids = [];
-      inputPos = [];
+      const pos: number[] = [];
       index = new Map<string, number>();
       let prev: string | null = null;
       for (const k of positions) {
@@ -181,8 +190,9 @@ export class Network {
         index.set(id, tasks.length);
         tasks.push(list[k]!);
         ids.push(id);
-        inputPos.push(k);
+        pos.push(k);
       }
+      inputPos = Int32Array.from(pos);
     }
     this.inputPos = inputPos;
     const n = tasks.length;
@@ -221,12 +231,13 @@ export class Network {
     this.delay = f64(n);
     this.pert = f64(n);
     this.progress = f64(n);
-    const u8 = typedArrays(Uint8Array, 5 * n);
+    const u8 = typedArrays(Uint8Array, 6 * n);
     this.started = u8(n);
     this.complete = u8(n);
     this.manual = u8(n);
     this.ckind = u8(n);
     this.milestone = u8(n);
+    this.plain = u8(n);
     this.linkCount = new Int32Array(n);
     // One pass over the task objects: parent, calendar and scheduling parameters. Unknown
     // parents become top level (parent cycles are cut below); siblings usually come
@@ -357,7 +368,10 @@ export class Network {
       else this.cdate[i] = cal.normalizeFinish(cd);
     }
     this.deadline[i] = toEpochMinutes(t.deadline) ?? NONE;
-    this.delay[i] = minutes(t.levelingDelayMin);
+    const delay = minutes(t.levelingDelayMin);
+    this.delay[i] = delay;
+    const ck1 = this.ckind[i];
+    this.plain[i] = !this.started[i] && !this.manual[i] && !this.milestone[i] && (ck1 === C_ALAP || (ck1 === C_ASAP && delay === 0)) ? 1 : 0;
     const po = t.durationOptimisticMin;
     const pp = t.durationPessimisticMin;
     this.pert[i] = typeof po === 'number' && typeof pp === 'number' ? (pertExpectedDuration(po, minutes(t.durationMin), pp) ?? NONE) : NONE;

@@ -99,6 +99,8 @@ export class Scheduler {
    * passes already computed.
    */
   private remember = true;
+  /** Whether plain leaves take their fast paths (`fastPaths.plainLeaves`). */
+  private plainLeaves = true;
   private pEs!: Float64Array;
   private pEf!: Float64Array;
   private pLs!: Float64Array;
@@ -229,6 +231,7 @@ export class Scheduler {
     this.sumLS = f64(n);
     this.sumLF = f64(n);
     this.remember = fastPaths.rememberedPositions;
+    this.plainLeaves = fastPaths.plainLeaves;
     this.pEs = f64(n);
     this.pEf = f64(n);
     this.pLs = f64(n);
@@ -427,6 +430,7 @@ export class Scheduler {
     const net = this.net;
     if (v >= net.n) this.rollupExitEarly(v);
     else if (net.isSummary[v]) this.entryForward(v);
+    else if (this.plainLeaves && net.plain[v] && !this.pass2) this.plainLeafForward(v);
     else this.leafForward(v);
   }
 
@@ -447,6 +451,7 @@ export class Scheduler {
    */
   private gather(v: number, cal: WorkCalendar, out: Candidates): void {
     const net = this.net;
+    const inStart = net.inStart;
     out.s = NEG;
     out.sPos = NaN;
     out.f = NEG;
@@ -454,7 +459,7 @@ export class Scheduler {
     out.sDep = -1;
     out.fDep = -1;
     out.fIsSf = false;
-    this.gatherLinks(v, v, cal, out);
+    if (inStart[v] !== inStart[v + 1]) this.gatherLinks(v, v, cal, out);
     for (let p = net.parent[v]!; p >= 0; p = net.parent[p]!) {
       // §4.3 [inferred]: a summary SNET (or MSO) is a lower bound for all its leaves.
       if ((net.ckind[p] === C_SNET || net.ckind[p] === C_MSO) && net.cdate[p]! > out.s) {
@@ -463,32 +468,37 @@ export class Scheduler {
         out.sDep = -1;
         out.has = true;
       }
-      this.gatherLinks(p, v, cal, out);
+      if (inStart[p] !== inStart[p + 1]) this.gatherLinks(p, v, cal, out);
     }
   }
 
+  /** Adds the links into `node` (v itself or one of its ancestors) to v's candidates; `node` has links. */
   private gatherLinks(node: number, v: number, cal: WorkCalendar, out: Candidates): void {
     const net = this.net;
-    for (let q = net.inStart[node]!; q < net.inStart[node + 1]!; q++) {
-      const t = net.inType[q]!;
-      out.has = true;
-      const u = net.inSrc[q]!;
-      const lag = net.inLag[q]!;
-      const base = this.pass2 ? this.predEarly(u, v, t === FS || t === FF) : t === FS || t === FF ? this.ef[u]! : this.es[u]!;
+    const n = net.n;
+    const { inType, inSrc, inLag, inDep, cals, deps } = net;
+    const es = this.es;
+    const ef = this.ef;
+    const pass2 = this.pass2;
+    out.has = true;
+    for (let q = net.inStart[node]!, end = net.inStart[node + 1]!; q < end; q++) {
+      const t = inType[q]!;
+      const u = inSrc[q]!;
+      const lag = inLag[q]!;
+      const base = pass2 ? this.predEarly(u, v, t === FS || t === FF) : t === FS || t === FF ? ef[u]! : es[u]!;
       if (!Number.isFinite(base)) continue;
       // shift(t, 0) is t: most links have no lag.
       const c = lag === 0 ? base : cal.shift(base, lag);
-      const k = net.inDep[q]!;
       if (t === FS || t === SS) {
-        if (c > out.s || (c === out.s && out.sDep >= 0 && net.deps[k]!.id < net.deps[out.sDep]!.id)) {
+        if (c > out.s || (c === out.s && out.sDep >= 0 && deps[inDep[q]!]!.id < deps[out.sDep]!.id)) {
           out.s = c;
-          out.sDep = k;
+          out.sDep = inDep[q]!;
           // A lag-free link from a leaf on the same calendar: c's position is remembered.
-          out.sPos = lag === 0 && !this.pass2 && u < net.n && net.cals[u] === cal ? (t === FS ? this.pEf[u]! : this.pEs[u]!) : NaN;
+          out.sPos = lag === 0 && !pass2 && u < n && cals[u] === cal ? (t === FS ? this.pEf[u]! : this.pEs[u]!) : NaN;
         }
-      } else if (c > out.f || (c === out.f && out.fDep >= 0 && net.deps[k]!.id < net.deps[out.fDep]!.id)) {
+      } else if (c > out.f || (c === out.f && out.fDep >= 0 && deps[inDep[q]!]!.id < deps[out.fDep]!.id)) {
         out.f = c;
-        out.fDep = k;
+        out.fDep = inDep[q]!;
         out.fIsSf = t === SF;
       }
     }
@@ -645,14 +655,98 @@ export class Scheduler {
     // es sits at wS, ef at wS + d (a finishFixed kept above has the computed finish's position).
     this.pEs[i] = exactS ? wS : NaN;
     this.pEf[i] = exactF ? wF : NaN;
+    this.conflictBits[i] = this.startConflicts(i, cal, es, x, g.has, bindingDep, bits);
+  }
+
+  /**
+   * Adds the conflicts of leaf i starting at `es` when its links require `x` (−∞ if none):
+   * a start before the links allow (constraint_vs_link) or before the project start.
+   */
+  private startConflicts(i: number, cal: WorkCalendar, es: number, x: number, has: boolean, bindingDep: number, bits: number): number {
+    const ps = this.projectStartEff;
     const req = x > ps ? x : ps;
-    if (g.has && Number.isFinite(x) && !(es >= req && cal.zone.isUtc) && cal.position(es) < cal.position(req)) {
+    if (has && Number.isFinite(x) && !(es >= req && cal.zone.isUtc) && cal.position(es) < cal.position(req)) {
       bits |= K_LINK;
       this.linkReq[i] = cal.nextWorkStart(req);
       this.linkDep[i] = bindingDep;
     }
     if (es < ps && cal.position(es) < cal.position(ps)) bits |= K_BEFORE_START;
-    this.conflictBits[i] = bits;
+    return bits;
+  }
+
+  /**
+   * `leafForward` for a plain leaf (`Network.plain`) in pass 1 when no ancestor adds a
+   * candidate: it starts at its latest link candidate or the project start, with none of
+   * the constraint, progress and manual cases. The same calendar calls in the same order
+   * (a lookup can grow a calendar's table, and far-away readings depend on how far it
+   * grew), hence the same results (fast path `plainLeaves`, tested against the general code).
+   */
+  private plainLeafForward(i: number): void {
+    const net = this.net;
+    const { inStart, inType, inSrc, inLag, inDep, cals, deps, parent, ckind } = net;
+    for (let p = parent[i]!; p >= 0; p = parent[p]!) {
+      if (inStart[p] !== inStart[p + 1] || ckind[p] === C_SNET || ckind[p] === C_MSO) return this.leafForward(i);
+    }
+    const n = net.n;
+    const cal = cals[i]!;
+    const d = net.dur[i]!;
+    const ps = this.projectStartEff;
+    const es = this.es;
+    const ef = this.ef;
+    const pEs = this.pEs;
+    const pEf = this.pEf;
+    let s = NEG;
+    let sPos = NaN;
+    let sDep = -1;
+    let f = NEG;
+    let fDep = -1;
+    let fIsSf = false;
+    const q0 = inStart[i]!;
+    const q1 = inStart[i + 1]!;
+    for (let q = q0; q < q1; q++) {
+      const t = inType[q]!;
+      const u = inSrc[q]!;
+      const lag = inLag[q]!;
+      const base = t === FS || t === FF ? ef[u]! : es[u]!;
+      if (!Number.isFinite(base)) continue;
+      const c = lag === 0 ? base : cal.shift(base, lag);
+      if (t === FS || t === SS) {
+        if (c > s || (c === s && sDep >= 0 && deps[inDep[q]!]!.id < deps[sDep]!.id)) {
+          s = c;
+          sDep = inDep[q]!;
+          sPos = lag === 0 && u < n && cals[u] === cal ? (t === FS ? pEf[u]! : pEs[u]!) : NaN;
+        }
+      } else if (c > f || (c === f && fDep >= 0 && deps[inDep[q]!]!.id < deps[fDep]!.id)) {
+        f = c;
+        fDep = inDep[q]!;
+        fIsSf = t === SF;
+      }
+    }
+    const has = q1 > q0;
+    let x = s;
+    const fs = Number.isFinite(f) ? cal.subWork(f, d) : NEG;
+    let bindingDep = sDep;
+    if (fs > x) {
+      x = fs;
+      bindingDep = fDep;
+    }
+    const es0 = has ? Math.max(x, ps) : ps;
+    const finishFixed = fs === x && Number.isFinite(fs) && fs >= ps && fIsSf ? f : NaN;
+    let wS = es0 === s ? sPos : NaN;
+    if (wS !== wS) wS = cal.position(es0);
+    const start = cal.startAtPosition(wS);
+    const exactS = this.remember && cal.exactPosition(wS);
+    const wF = wS + d;
+    let finish = cal.finishAtPosition(wF);
+    const exactF = this.remember && cal.exactPosition(wF);
+    if (finishFixed === finishFixed && finishFixed !== finish && cal.position(finishFixed) === (exactF ? wF : cal.position(finish))) finish = finishFixed;
+    this.hasPred[i] = has ? 1 : 0;
+    this.linkDep[i] = -1;
+    this.conflictBits[i] = this.startConflicts(i, cal, start, x, has, bindingDep, this.conflictBits[i]! & K_DEADLINE);
+    es[i] = start;
+    ef[i] = finish;
+    pEs[i] = exactS ? wS : NaN;
+    pEf[i] = exactF ? wF : NaN;
   }
 
   // ---------------------------------------------------------------------------------------
@@ -688,13 +782,13 @@ export class Scheduler {
     const net = this.net;
     if (v >= net.n) this.exitBackward(v);
     else if (net.isSummary[v]) this.entryBackward(v);
+    else if (this.plainLeaves && net.plain[v] && !net.backward) this.plainLeafBackward(v);
     else this.leafBackward(v);
   }
 
   /** Late-finish candidate for predecessor node u (calendar calU, duration dU) from a link (type t, lag) into x. */
   private lateCandidate(t: number, lag: number, x: number, calU: WorkCalendar, dU: number, uStartedOrManual: boolean, asStart: boolean): number {
     const net = this.net;
-    const calX = net.cals[x]!;
     if (x < net.n && !net.isSummary[x] && net.complete[x]) return POS;
     let lsx = this.lss[x]!;
     let lfx = this.lf[x]!;
@@ -704,6 +798,7 @@ export class Scheduler {
       lfx = this.ef[x]!;
     }
     if (!Number.isFinite(lsx) && !Number.isFinite(lfx)) return POS;
+    const calX = net.cals[x]!;
     let c: number;
     switch (t) {
       case FS:
@@ -756,10 +851,11 @@ export class Scheduler {
     // calendar, its position as the successor remembered it (NaN if not).
     let link = POS;
     let linkPos = NaN;
-    for (let q = net.outStart[i]!; q < net.outStart[i + 1]!; q++) {
-      const t = net.outType[q]!;
-      const lag = net.outLag[q]!;
-      const x = net.outDst[q]!;
+    const { outType, outLag, outDst } = net;
+    for (let q = net.outStart[i]!, end = net.outStart[i + 1]!; q < end; q++) {
+      const t = outType[q]!;
+      const lag = outLag[q]!;
+      const x = outDst[q]!;
       const c = this.lateCandidate(t, lag, x, cal, d, startedOrManual, false);
       if (c < link) {
         link = c;
@@ -815,6 +911,77 @@ export class Scheduler {
     // lf sits at w, lss (= ls unless started) at w − rem.
     this.pLf[i] = exactF ? w : NaN;
     this.pLs[i] = exactS && !net.started[i] ? w - rem : NaN;
+  }
+
+  /**
+   * `leafBackward` for a plain leaf (`Network.plain`) of a forward-scheduled project: no
+   * progress, constraint or manual dates to apply, and lag-free FS/FF links read their
+   * successor's late dates directly. Same results (fast path `plainLeaves`).
+   */
+  private plainLeafBackward(i: number): void {
+    const net = this.net;
+    const { outStart, outType, outLag, outDst, cals, isSummary, complete } = net;
+    const cal = cals[i]!;
+    const d = net.dur[i]!;
+    const lss = this.lss;
+    const lfs = this.lf;
+    const pf = this.projectFinish;
+    let lf = pf;
+    const p = net.parent[i]!;
+    if (p >= 0) {
+      // Bounds handed down by the parent summary's exit node.
+      const x = net.n + p;
+      if (lfs[x]! < lf) lf = lfs[x]!;
+      const lsb = this.ls[x]!;
+      if (Number.isFinite(lsb) && this.es[i] === this.es[x]) {
+        const c = cal.addWork(lsb, d);
+        if (c < lf) lf = c;
+      }
+    }
+    let link = POS;
+    let linkPos = NaN;
+    for (let q = outStart[i]!, end = outStart[i + 1]!; q < end; q++) {
+      const t = outType[q]!;
+      const lag = outLag[q]!;
+      const x = outDst[q]!;
+      let c: number;
+      if (lag === 0 && (t === FS || t === FF)) {
+        // lateCandidate's FS/FF case without a lag.
+        if (!isSummary[x] && complete[x]) continue;
+        const own = t === FS ? lss[x]! : lfs[x]!;
+        if (!Number.isFinite(lss[x]!) && !Number.isFinite(lfs[x]!)) continue;
+        c = own < pf ? own : pf;
+        if (c < link) {
+          link = c;
+          linkPos = c === own && cals[x] === cal && !isSummary[x] ? (t === FS ? this.pLs[x]! : this.pLf[x]!) : NaN;
+        }
+        continue;
+      }
+      c = this.lateCandidate(t, lag, x, cal, d, false, false);
+      if (c < link) {
+        link = c;
+        linkPos = NaN;
+      }
+    }
+    if (link < lf) lf = link;
+    const dl = net.deadline[i]!;
+    if (dl < lf) lf = dl;
+    let w = lf === link ? linkPos : NaN;
+    if (w !== w) w = cal.position(lf);
+    lf = cal.finishAtPosition(w);
+    const exactF = this.remember && cal.exactPosition(w);
+    lfs[i] = lf;
+    const rem = net.remaining[i]!;
+    let ls = lf;
+    let exactS = exactF;
+    if (rem > 0) {
+      ls = cal.startAtPosition(w - rem);
+      exactS = this.remember && cal.exactPosition(w - rem);
+    }
+    lss[i] = ls;
+    this.ls[i] = ls;
+    this.pLf[i] = exactF ? w : NaN;
+    this.pLs[i] = exactS ? w - rem : NaN;
   }
 
   /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */

@@ -1,24 +1,28 @@
 import fc from 'fast-check';
 import { test } from '@fast-check/vitest';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileCalendars, schedule, Scheduler, type ScheduleInput, type ScheduleResult } from '../../src/index.js';
 import { fastPaths } from '../../src/internal.js';
 import { arbPlan, CALENDARS } from './arbitraries.js';
 
 // Differential test: the fast paths (weekly calendar tables, positions remembered by the
-// passes) against the general code, on random plans. ENGINE_PROP_SEED / ENGINE_PROP_RUNS
+// passes, plain leaves) against the general code, on random plans. ENGINE_PROP_SEED / ENGINE_PROP_RUNS
 // as in invariants.test.ts.
 const SEED = process.env.ENGINE_PROP_SEED ? { seed: Number(process.env.ENGINE_PROP_SEED) } : {};
 const RUNS = { numRuns: Number(process.env.ENGINE_PROP_RUNS ?? 150), ...SEED };
 
-function withFastPaths<T>(on: boolean, f: () => T): T {
+function setFastPaths(on: boolean): void {
   fastPaths.weeklyCalendar = on;
   fastPaths.rememberedPositions = on;
+  fastPaths.plainLeaves = on;
+}
+
+function withFastPaths<T>(on: boolean, f: () => T): T {
+  setFastPaths(on);
   try {
     return f();
   } finally {
-    fastPaths.weeklyCalendar = true;
-    fastPaths.rememberedPositions = true;
+    setFastPaths(true);
   }
 }
 
@@ -50,8 +54,8 @@ const arbSingleCalendarPlan = fc
 
 describe('property: fast paths equal the general code', () => {
   afterEach(() => {
-    fastPaths.weeklyCalendar = true;
-    fastPaths.rememberedPositions = true;
+    setFastPaths(true);
+    vi.restoreAllMocks();
   });
 
   it('the fast paths are really taken (the comparison is not vacuous)', () => {
@@ -60,6 +64,26 @@ describe('property: fast paths equal the general code', () => {
     expect(tables(true)).not.toBeNull();
     expect(tables(false)).toBeNull();
     expect((compileCalendars(CALENDARS).get('tueoff') as unknown as { wkFin: Int32Array | null }).wkFin).toBeNull();
+    const plainPasses = (on: boolean) => {
+      const proto = Scheduler.prototype as unknown as Record<'plainLeafForward' | 'plainLeafBackward', () => void>;
+      const forward = vi.spyOn(proto, 'plainLeafForward');
+      const backward = vi.spyOn(proto, 'plainLeafBackward');
+      withFastPaths(on, () =>
+        schedule({
+          project: { startAt: '2026-03-02T08:00:00.000Z' },
+          tasks: [
+            { id: 'a', name: 'A', durationMin: 480 },
+            { id: 'b', name: 'B', durationMin: 480 },
+          ],
+          dependencies: [{ id: 'd', predecessorId: 'a', successorId: 'b', type: 'FS', lagMin: 0 }],
+        }),
+      );
+      const calls = [forward.mock.calls.length, backward.mock.calls.length];
+      vi.restoreAllMocks();
+      return calls;
+    };
+    expect(plainPasses(true)).toEqual([2, 2]);
+    expect(plainPasses(false)).toEqual([0, 0]);
   });
 
   it('regression (CI seed 139796177): a late candidate capped at the project finish is not its successor\'s date', () => {
