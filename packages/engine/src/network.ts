@@ -99,8 +99,8 @@ export class Network {
   readonly progress: Float64Array;
   /**
    * 1 when the task's own fields leave the passes nothing but its links to follow: not
-   * started, not manually scheduled, no milestone, no date constraint or leveling delay
-   * (ALAP allowed: it ignores both in the passes). See `Scheduler.plainLeafForward`.
+   * started or complete, not manually scheduled, no milestone, no date constraint or
+   * leveling delay (ALAP allowed: it ignores both in the passes). See `Scheduler.plainLeafForward`.
    */
   readonly plain: Uint8Array;
   /** Number of link edges touching the task (manual tasks without links are never critical). */
@@ -371,7 +371,8 @@ export class Network {
     const delay = minutes(t.levelingDelayMin);
     this.delay[i] = delay;
     const ck1 = this.ckind[i];
-    this.plain[i] = !this.started[i] && !this.manual[i] && !this.milestone[i] && (ck1 === C_ALAP || (ck1 === C_ASAP && delay === 0)) ? 1 : 0;
+    this.plain[i] =
+      !this.started[i] && !this.complete[i] && !this.manual[i] && !this.milestone[i] && (ck1 === C_ALAP || (ck1 === C_ASAP && delay === 0)) ? 1 : 0;
     const po = t.durationOptimisticMin;
     const pp = t.durationPessimisticMin;
     this.pert[i] = typeof po === 'number' && typeof pp === 'number' ? (pertExpectedDuration(po, minutes(t.durationMin), pp) ?? NONE) : NONE;

@@ -312,7 +312,12 @@ export class Scheduler {
     // Float/rollup dirtiness: anything recomputed, plus predecessors of nodes whose early
     // dates moved (free float), plus leaves under a summary exit whose successors moved.
     if (!fullFloat) this.spreadFloatDirt();
-    for (let i = 0; i < n; i++) if (this.dirtyT[i] && !net.isSummary[i]) this.leafFloat(i);
+    const plainFloats = this.plainLeaves && !net.backward;
+    for (let i = 0; i < n; i++) {
+      if (!this.dirtyT[i] || net.isSummary[i]) continue;
+      if (plainFloats && net.plain[i] && net.ckind[i] === C_ASAP) this.plainLeafFloat(i);
+      else this.leafFloat(i);
+    }
     // Summaries bottom-up (reverse topological order of exit nodes puts children first).
     for (let k = 0; k < topo.length; k++) {
       const v = topo[k]!;
@@ -1120,6 +1125,92 @@ export class Scheduler {
     this.crit[i] = tf <= 0 && !net.complete[i] && !(net.manual[i] && net.linkCount[i] === 0) ? 1 : 0;
     let bits = this.conflictBits[i]! & ~K_DEADLINE;
     if (net.deadline[i]! < this.finish[i]!) bits |= K_DEADLINE;
+    this.conflictBits[i] = bits;
+  }
+
+  /**
+   * `leafFloat` for a plain ASAP leaf (`Network.plain`) of a forward-scheduled project: it
+   * sits at its early dates, and its own links' free float is read inline. The same
+   * calendar calls in the same order as the general code (fast path `plainLeaves`).
+   */
+  private plainLeafFloat(i: number): void {
+    const net = this.net;
+    const cal = net.cals[i]!;
+    const { outStart, outType, outDst, outLag, cals, isSummary, complete, ckind } = net;
+    const esA = this.es;
+    const efA = this.ef;
+    const pEs = this.pEs;
+    const pEf = this.pEf;
+    this.touched[i] = 1;
+    const es = esA[i]!;
+    const ef = efA[i]!;
+    const ls = this.ls[i]!;
+    const lf = this.lf[i]!;
+    this.start[i] = es;
+    this.finish[i] = ef;
+    let wEs = NaN;
+    let wEf = NaN;
+    let finishSlack = 0;
+    if (ef !== lf) {
+      let wLf = this.pLf[i]!;
+      if (wLf !== wLf) wLf = cal.position(lf);
+      wEf = pEf[i]!;
+      if (wEf !== wEf) wEf = cal.position(ef);
+      finishSlack = wLf - wEf;
+    }
+    let startSlack = 0;
+    if (es !== ls) {
+      let wLs = this.pLs[i]!;
+      if (wLs !== wLs) wLs = cal.position(ls);
+      wEs = pEs[i]!;
+      if (wEs !== wEs) wEs = cal.position(es);
+      startSlack = wLs - wEs;
+    }
+    const tf = startSlack < finishSlack ? startSlack : finishSlack;
+    this.tf[i] = tf;
+    // freeFloatFrom over the task's own links, inline.
+    let ff = POS;
+    for (let q = outStart[i]!, end = outStart[i + 1]!; q < end; q++) {
+      const t = outType[q]!;
+      const x = outDst[q]!;
+      let xES: number;
+      let xEF: number;
+      const leaf = !isSummary[x];
+      if (!leaf) {
+        xES = esA[net.n + x]!;
+        xEF = efA[net.n + x]!;
+      } else {
+        if (complete[x]) continue;
+        const late = ckind[x] === C_ALAP && this.atLateDates(x);
+        xES = late ? this.lss[x]! : esA[x]!;
+        xEF = late ? this.lf[x]! : efA[x]!;
+      }
+      const useF = t === FS || t === FF;
+      const a = useF ? ef : es;
+      const b = t === FS || t === SS ? xES : xEF;
+      if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
+      let wb = NaN;
+      if (leaf && cals[x] === cal) wb = b === esA[x] ? pEs[x]! : b === efA[x] ? pEf[x]! : NaN;
+      if (wb !== wb) wb = cal.position(b);
+      let wa = useF ? wEf : wEs;
+      if (wa !== wa) {
+        wa = cal.position(a);
+        if (useF) wEf = wa;
+        else wEs = wa;
+      }
+      const w = wb - wa - outLag[q]!;
+      if (w < ff) ff = w;
+    }
+    // Links inherited from the ancestors: the general code, with the positions found so far.
+    this.fwS = wEs;
+    this.fwF = wEf;
+    for (let p = net.parent[i]!; p >= 0; p = net.parent[p]!) ff = this.freeFloatFrom(net.n + p, cal, es, ef, ff, i);
+    if (ff === POS) ff = tf;
+    if (ff > tf) ff = tf;
+    this.ff[i] = ff < 0 ? 0 : ff;
+    this.crit[i] = tf <= 0 ? 1 : 0;
+    let bits = this.conflictBits[i]! & ~K_DEADLINE;
+    if (net.deadline[i]! < ef) bits |= K_DEADLINE;
     this.conflictBits[i] = bits;
   }
 

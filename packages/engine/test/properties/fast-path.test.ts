@@ -65,9 +65,8 @@ describe('property: fast paths equal the general code', () => {
     expect(tables(false)).toBeNull();
     expect((compileCalendars(CALENDARS).get('tueoff') as unknown as { wkFin: Int32Array | null }).wkFin).toBeNull();
     const plainPasses = (on: boolean) => {
-      const proto = Scheduler.prototype as unknown as Record<'plainLeafForward' | 'plainLeafBackward', () => void>;
-      const forward = vi.spyOn(proto, 'plainLeafForward');
-      const backward = vi.spyOn(proto, 'plainLeafBackward');
+      const proto = Scheduler.prototype as unknown as Record<'plainLeafForward' | 'plainLeafBackward' | 'plainLeafFloat', () => void>;
+      const spies = [vi.spyOn(proto, 'plainLeafForward'), vi.spyOn(proto, 'plainLeafBackward'), vi.spyOn(proto, 'plainLeafFloat')];
       withFastPaths(on, () =>
         schedule({
           project: { startAt: '2026-03-02T08:00:00.000Z' },
@@ -78,12 +77,12 @@ describe('property: fast paths equal the general code', () => {
           dependencies: [{ id: 'd', predecessorId: 'a', successorId: 'b', type: 'FS', lagMin: 0 }],
         }),
       );
-      const calls = [forward.mock.calls.length, backward.mock.calls.length];
+      const calls = spies.map((spy) => spy.mock.calls.length);
       vi.restoreAllMocks();
       return calls;
     };
-    expect(plainPasses(true)).toEqual([2, 2]);
-    expect(plainPasses(false)).toEqual([0, 0]);
+    expect(plainPasses(true)).toEqual([2, 2, 2]);
+    expect(plainPasses(false)).toEqual([0, 0, 0]);
   });
 
   it('regression (CI seed 139796177): a late candidate capped at the project finish is not its successor\'s date', () => {
