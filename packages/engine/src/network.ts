@@ -113,12 +113,11 @@ export class Network {
   readonly edgeType: Int8Array;
   readonly edgeLag: Float64Array;
   readonly edgeDep: Int32Array;
-  /** CSR adjacency over nodes 0..2n-1: outgoing and incoming edge ids. */
+  /** CSR adjacency over nodes 0..2n-1: outgoing edge ids, and the ranges of both directions. */
   outStart: Int32Array = new Int32Array(0);
   outEdges: Int32Array = new Int32Array(0);
   inStart: Int32Array = new Int32Array(0);
-  inEdges: Int32Array = new Int32Array(0);
-  /** Per adjacency slot q: the attributes of edge `inEdges[q]` / `outEdges[q]`. */
+  /** Per adjacency slot q: the attributes of the incoming / outgoing edge there. */
   inSrc: Int32Array = new Int32Array(0);
   inType: Int8Array = new Int8Array(0);
   inLag: Float64Array = new Float64Array(0);
@@ -409,50 +408,51 @@ export class Network {
   private buildCsr(): void {
     const N = 2 * this.n;
     const m = this.edgeSrc.length;
-    const outStart = new Int32Array(N + 1);
-    const inStart = new Int32Array(N + 1);
     const eSrc = this.edgeSrc;
     const eDst = this.edgeDst;
     const eType = this.edgeType;
     const eLag = this.edgeLag;
     const eDep = this.edgeDep;
+    // Degrees counted at each node's slot, summed up to its range's end, then every edge
+    // placed from the back of its range in reverse: ranges keep the edges' order, and each
+    // start ends up where the node's range begins.
+    const outStart = new Int32Array(N + 1);
+    const inStart = new Int32Array(N + 1);
+    let live = 0;
     for (let e = 0; e < m; e++) {
       if (eType[e]! < 0) continue;
-      outStart[eSrc[e]! + 1]!++;
-      inStart[eDst[e]! + 1]!++;
+      live++;
+      outStart[eSrc[e]!]!++;
+      inStart[eDst[e]!]!++;
     }
-    for (let v = 0; v < N; v++) {
-      outStart[v + 1]! += outStart[v]!;
-      inStart[v + 1]! += inStart[v]!;
+    for (let v = 1; v < N; v++) {
+      outStart[v]! += outStart[v - 1]!;
+      inStart[v]! += inStart[v - 1]!;
     }
-    const outEdges = new Int32Array(outStart[N]!);
-    const inEdges = new Int32Array(inStart[N]!);
-    const oc = outStart.slice(0, N);
-    const ic = inStart.slice(0, N);
+    outStart[N] = live;
+    inStart[N] = live;
     // Edge attributes are also copied into adjacency order, so the passes read them
     // sequentially instead of through the edge id.
-    const mi = inEdges.length;
-    const inSrc = new Int32Array(mi);
-    const inType = new Int8Array(mi);
-    const inLag = new Float64Array(mi);
-    const inDep = new Int32Array(mi);
-    const mo = outEdges.length;
-    const outDst = new Int32Array(mo);
-    const outType = new Int8Array(mo);
-    const outLag = new Float64Array(mo);
-    for (let e = 0; e < m; e++) {
+    const outEdges = new Int32Array(live);
+    const outDst = new Int32Array(live);
+    const outType = new Int8Array(live);
+    const outLag = new Float64Array(live);
+    const inSrc = new Int32Array(live);
+    const inType = new Int8Array(live);
+    const inLag = new Float64Array(live);
+    const inDep = new Int32Array(live);
+    for (let e = m - 1; e >= 0; e--) {
       const t = eType[e]!;
       if (t < 0) continue;
       const a = eSrc[e]!;
       const b = eDst[e]!;
       const lag = eLag[e]!;
-      const qo = oc[a]!++;
+      const qo = --outStart[a]!;
       outEdges[qo] = e;
       outDst[qo] = b;
       outType[qo] = t;
       outLag[qo] = lag;
-      const qi = ic[b]!++;
-      inEdges[qi] = e;
+      const qi = --inStart[b]!;
       inSrc[qi] = a;
       inType[qi] = t;
       inLag[qi] = lag;
@@ -461,7 +461,6 @@ export class Network {
     this.outStart = outStart;
     this.outEdges = outEdges;
     this.inStart = inStart;
-    this.inEdges = inEdges;
     this.inSrc = inSrc;
     this.inType = inType;
     this.inLag = inLag;
@@ -477,7 +476,7 @@ export class Network {
     const a = this.edgeSrc[e]!;
     const b = this.edgeDst[e]!;
     for (let q = this.outStart[a]!; q < this.outStart[a + 1]!; q++) if (this.outEdges[q] === e) this.outLag[q] = lag;
-    for (let q = this.inStart[b]!; q < this.inStart[b + 1]!; q++) if (this.inEdges[q] === e) this.inLag[q] = lag;
+    for (let q = this.inStart[b]!; q < this.inStart[b + 1]!; q++) if (this.inDep[q] === this.edgeDep[e]) this.inLag[q] = lag;
   }
 
   isLive(v: number): boolean {
