@@ -318,21 +318,29 @@ export class Network {
 
   /** (Re)reads one task's scheduling parameters; the graph shape is not touched. */
   loadTask(i: number, t: TaskInput): void {
+    // Each field is read once, and fields that only matter beside another one (an actual
+    // finish beside an actual start, manual dates of a manually scheduled task, the
+    // pessimistic beside the optimistic estimate) only when that one is set: task objects
+    // come in many shapes, and each property read pays for that.
     const cal = this.cals[i]!;
     this.tasks[i] = t;
     const isMilestone = t.type === 'milestone';
-    let dur = isMilestone ? 0 : minutes(t.durationMin);
+    const durationIn = t.durationMin;
+    let dur = isMilestone ? 0 : minutes(durationIn);
     const as = toEpochMinutes(t.actualStartAt);
-    const af = toEpochMinutes(t.actualFinishAt);
+    const af = as === null ? null : toEpochMinutes(t.actualFinishAt);
     const pct = Math.min(100, Math.max(0, num(t.progressPct, 0)));
-    let actual = t.actualDurationMin !== null && t.actualDurationMin !== undefined ? minutes(t.actualDurationMin) : Math.round((dur * pct) / 100);
-    let rem = t.remainingDurationMin !== null && t.remainingDurationMin !== undefined ? minutes(t.remainingDurationMin) : dur - actual;
+    const actualIn = t.actualDurationMin;
+    let actual = actualIn !== null && actualIn !== undefined ? minutes(actualIn) : Math.round((dur * pct) / 100);
+    let rem: number;
     if (as !== null && af !== null && af >= as) {
       // Product decision 9: an actual finish fixes the duration to the worked span.
       dur = isMilestone ? 0 : Math.max(0, cal.workBetween(as, af));
       actual = dur;
       rem = 0;
     } else if (as !== null) {
+      const remIn = t.remainingDurationMin;
+      rem = remIn !== null && remIn !== undefined ? minutes(remIn) : dur - actual;
       dur = Math.max(dur, actual + Math.max(0, rem));
       rem = Math.max(0, dur - actual);
     } else {
@@ -349,10 +357,10 @@ export class Network {
     const progress = dur > 0 ? (100 * this.actualDur[i]!) / dur : pct >= 100 || Number.isFinite(this.actualFinish[i]!) ? 100 : 0;
     // Actual minutes are whole: only a complete task shows 100 %.
     this.progress[i] = this.complete[i] || progress <= 99.99 ? progress : 99.99;
-    const ms = toEpochMinutes(t.manualStartAt);
-    this.manual[i] = t.manuallyScheduled === true && ms !== null ? 1 : 0;
+    const ms = t.manuallyScheduled === true ? toEpochMinutes(t.manualStartAt) : null;
+    this.manual[i] = ms !== null ? 1 : 0;
     this.manualStart[i] = ms ?? NONE;
-    this.manualFinish[i] = toEpochMinutes(t.manualFinishAt) ?? NONE;
+    this.manualFinish[i] = ms !== null ? (toEpochMinutes(t.manualFinishAt) ?? NONE) : NONE;
     const kind = t.constraintKind;
     const ck = kind === undefined || kind === null || kind === 'asap' ? C_ASAP : (CONSTRAINT_CODES[kind] ?? C_ASAP);
     const cd = toEpochMinutes(t.constraintDate);
@@ -373,8 +381,8 @@ export class Network {
     this.plain[i] =
       !this.started[i] && !this.complete[i] && !this.manual[i] && !this.milestone[i] && (ck1 === C_ALAP || (ck1 === C_ASAP && delay === 0)) ? 1 : 0;
     const po = t.durationOptimisticMin;
-    const pp = t.durationPessimisticMin;
-    this.pert[i] = typeof po === 'number' && typeof pp === 'number' ? (pertExpectedDuration(po, minutes(t.durationMin), pp) ?? NONE) : NONE;
+    const pp = typeof po === 'number' ? t.durationPessimisticMin : undefined;
+    this.pert[i] = typeof po === 'number' && typeof pp === 'number' ? (pertExpectedDuration(po, minutes(durationIn), pp) ?? NONE) : NONE;
   }
 
   /** Dependency id → index in `deps` (first occurrence), built on first use. */
