@@ -838,20 +838,8 @@ export class Scheduler {
       this.pLs[i] = this.pEs[i]!;
       return;
     }
-    const pf = this.projectFinish;
     const startedOrManual = net.started[i] === 1 || net.manual[i] === 1;
-    let lf = pf;
-    const p = net.parent[i]!;
-    if (p >= 0) {
-      // Bounds handed down by the parent summary's exit node.
-      const x = net.n + p;
-      if (this.lf[x]! < lf) lf = this.lf[x]!;
-      const lsb = this.ls[x]!;
-      if (Number.isFinite(lsb) && this.es[i] === this.es[x]) {
-        const c = cal.addWork(lsb, d);
-        if (c < lf) lf = c;
-      }
-    }
+    let lf = this.parentLateBound(i, cal, d);
     // The earliest link candidate and, for a lag-free FS/FF link to a leaf on the same
     // calendar, its position as the successor remembered it (NaN if not).
     let link = POS;
@@ -890,6 +878,32 @@ export class Scheduler {
           break;
       }
     }
+    this.setLateDates(i, cal, lf, link, linkPos);
+  }
+
+  /** Task i's late finish bound from its project and parent summary (whose exit node hands down its own bounds). */
+  private parentLateBound(i: number, cal: WorkCalendar, d: number): number {
+    let lf = this.projectFinish;
+    const p = this.net.parent[i]!;
+    if (p >= 0) {
+      const x = this.net.n + p;
+      if (this.lf[x]! < lf) lf = this.lf[x]!;
+      const lsb = this.ls[x]!;
+      if (Number.isFinite(lsb) && this.es[i] === this.es[x]) {
+        const c = cal.addWork(lsb, d);
+        if (c < lf) lf = c;
+      }
+    }
+    return lf;
+  }
+
+  /**
+   * Stores leaf i's late dates for the late finish `lf` (before its deadline): the finish
+   * normalised and the late start before it, with their working positions. `link`/`linkPos`
+   * are the earliest link candidate and its remembered position (NaN if none).
+   */
+  private setLateDates(i: number, cal: WorkCalendar, lf: number, link: number, linkPos: number): void {
+    const net = this.net;
     const dl = net.deadline[i]!;
     if (dl < lf) lf = dl;
     // normalizeFinish + subWork share one position lookup (none when lf is the link candidate
@@ -931,18 +945,8 @@ export class Scheduler {
     const lss = this.lss;
     const lfs = this.lf;
     const pf = this.projectFinish;
-    let lf = pf;
-    const p = net.parent[i]!;
-    if (p >= 0) {
-      // Bounds handed down by the parent summary's exit node.
-      const x = net.n + p;
-      if (lfs[x]! < lf) lf = lfs[x]!;
-      const lsb = this.ls[x]!;
-      if (Number.isFinite(lsb) && this.es[i] === this.es[x]) {
-        const c = cal.addWork(lsb, d);
-        if (c < lf) lf = c;
-      }
-    }
+    // (Calendar calls in leafBackward's order: the parent's bound first.)
+    const lf = this.parentLateBound(i, cal, d);
     let link = POS;
     let linkPos = NaN;
     for (let q = outStart[i]!, end = outStart[i + 1]!; q < end; q++) {
@@ -968,25 +972,7 @@ export class Scheduler {
         linkPos = NaN;
       }
     }
-    if (link < lf) lf = link;
-    const dl = net.deadline[i]!;
-    if (dl < lf) lf = dl;
-    let w = lf === link ? linkPos : NaN;
-    if (w !== w) w = cal.position(lf);
-    lf = cal.finishAtPosition(w);
-    const exactF = this.remember && cal.exactPosition(w);
-    lfs[i] = lf;
-    const rem = net.remaining[i]!;
-    let ls = lf;
-    let exactS = exactF;
-    if (rem > 0) {
-      ls = cal.startAtPosition(w - rem);
-      exactS = this.remember && cal.exactPosition(w - rem);
-    }
-    lss[i] = ls;
-    this.ls[i] = ls;
-    this.pLf[i] = exactF ? w : NaN;
-    this.pLs[i] = exactS ? w - rem : NaN;
+    this.setLateDates(i, cal, link < lf ? link : lf, link, linkPos);
   }
 
   /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */
@@ -1086,20 +1072,16 @@ export class Scheduler {
     else {
       let finishSlack = 0;
       if (ef !== lf) {
-        wLf = this.pLf[i]!;
-        if (wLf !== wLf) wLf = cal.position(lf);
-        wEf = this.pEf[i]!;
-        if (wEf !== wEf) wEf = cal.position(ef);
+        wLf = positionOf(cal, lf, this.pLf[i]!);
+        wEf = positionOf(cal, ef, this.pEf[i]!);
         finishSlack = wLf - wEf;
       }
       if (net.started[i]) tf = finishSlack;
       else {
         let startSlack = 0;
         if (es !== ls) {
-          let wLs = this.pLs[i]!;
-          if (wLs !== wLs) wLs = cal.position(ls);
-          wEs = this.pEs[i]!;
-          if (wEs !== wEs) wEs = cal.position(es);
+          const wLs = positionOf(cal, ls, this.pLs[i]!);
+          wEs = positionOf(cal, es, this.pEs[i]!);
           startSlack = wLs - wEs;
         }
         tf = startSlack < finishSlack ? startSlack : finishSlack;
@@ -1152,18 +1134,14 @@ export class Scheduler {
     let wEf = NaN;
     let finishSlack = 0;
     if (ef !== lf) {
-      let wLf = this.pLf[i]!;
-      if (wLf !== wLf) wLf = cal.position(lf);
-      wEf = pEf[i]!;
-      if (wEf !== wEf) wEf = cal.position(ef);
+      const wLf = positionOf(cal, lf, this.pLf[i]!);
+      wEf = positionOf(cal, ef, pEf[i]!);
       finishSlack = wLf - wEf;
     }
     let startSlack = 0;
     if (es !== ls) {
-      let wLs = this.pLs[i]!;
-      if (wLs !== wLs) wLs = cal.position(ls);
-      wEs = pEs[i]!;
-      if (wEs !== wEs) wEs = cal.position(es);
+      const wLs = positionOf(cal, ls, this.pLs[i]!);
+      wEs = positionOf(cal, es, pEs[i]!);
       startSlack = wLs - wEs;
     }
     const tf = startSlack < finishSlack ? startSlack : finishSlack;
@@ -1502,6 +1480,11 @@ function taskFinder(input: ScheduleInput, net: Network): TaskFinder {
     }
     return byId.get(id);
   };
+}
+
+/** Instant t's working position on `cal`: `remembered` when known (not NaN), else looked up. */
+function positionOf(cal: WorkCalendar, t: number, remembered: number): number {
+  return remembered === remembered ? remembered : cal.position(t);
 }
 
 function iso(t: number): string {
