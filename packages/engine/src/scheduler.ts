@@ -644,8 +644,7 @@ export class Scheduler {
     } else {
       // nextWorkStart + addWork share one position lookup (none when es is the link
       // candidate whose position the predecessor remembered).
-      wS = es === g.s ? g.sPos : NaN;
-      if (wS !== wS) wS = cal.position(es);
+      wS = positionOf(cal, es, es === g.s ? g.sPos : NaN);
       es = cal.startAtPosition(wS);
       exactS = this.remember && cal.exactPosition(wS);
       ef = d > 0 ? cal.finishAtPosition(wS + d) : es;
@@ -737,8 +736,7 @@ export class Scheduler {
     }
     const es0 = has ? Math.max(x, ps) : ps;
     const finishFixed = fs === x && Number.isFinite(fs) && fs >= ps && fIsSf ? f : NaN;
-    let wS = es0 === s ? sPos : NaN;
-    if (wS !== wS) wS = cal.position(es0);
+    const wS = positionOf(cal, es0, es0 === s ? sPos : NaN);
     const start = cal.startAtPosition(wS);
     const exactS = this.remember && cal.exactPosition(wS);
     const wF = wS + d;
@@ -908,8 +906,7 @@ export class Scheduler {
     if (dl < lf) lf = dl;
     // normalizeFinish + subWork share one position lookup (none when lf is the link candidate
     // whose position the successor remembered).
-    let w = lf === link ? linkPos : NaN;
-    if (w !== w) w = cal.position(lf);
+    const w = positionOf(cal, lf, lf === link ? linkPos : NaN);
     // Whether lf / lss are known to sit at positions w / w − rem (checked right after each
     // conversion; a manual task's lf is not converted and w may be a clamped reading).
     let exactF = false;
@@ -1112,20 +1109,15 @@ export class Scheduler {
 
   /**
    * `leafFloat` for a plain ASAP leaf (`Network.plain`) of a forward-scheduled project: it
-   * sits at its early dates, and its own links' free float is read inline. The same
+   * sits at its early dates, without the progress, manual and late-date cases. The same
    * calendar calls in the same order as the general code (fast path `plainLeaves`).
    */
   private plainLeafFloat(i: number): void {
     const net = this.net;
     const cal = net.cals[i]!;
-    const { outStart, outType, outDst, outLag, cals, isSummary, complete, ckind } = net;
-    const esA = this.es;
-    const efA = this.ef;
-    const pEs = this.pEs;
-    const pEf = this.pEf;
     this.touched[i] = 1;
-    const es = esA[i]!;
-    const ef = efA[i]!;
+    const es = this.es[i]!;
+    const ef = this.ef[i]!;
     const ls = this.ls[i]!;
     const lf = this.lf[i]!;
     this.start[i] = es;
@@ -1135,53 +1127,21 @@ export class Scheduler {
     let finishSlack = 0;
     if (ef !== lf) {
       const wLf = positionOf(cal, lf, this.pLf[i]!);
-      wEf = positionOf(cal, ef, pEf[i]!);
+      wEf = positionOf(cal, ef, this.pEf[i]!);
       finishSlack = wLf - wEf;
     }
     let startSlack = 0;
     if (es !== ls) {
       const wLs = positionOf(cal, ls, this.pLs[i]!);
-      wEs = positionOf(cal, es, pEs[i]!);
+      wEs = positionOf(cal, es, this.pEs[i]!);
       startSlack = wLs - wEs;
     }
     const tf = startSlack < finishSlack ? startSlack : finishSlack;
     this.tf[i] = tf;
-    // freeFloatFrom over the task's own links, inline.
-    let ff = POS;
-    for (let q = outStart[i]!, end = outStart[i + 1]!; q < end; q++) {
-      const t = outType[q]!;
-      const x = outDst[q]!;
-      let xES: number;
-      let xEF: number;
-      const leaf = !isSummary[x];
-      if (!leaf) {
-        xES = esA[net.n + x]!;
-        xEF = efA[net.n + x]!;
-      } else {
-        if (complete[x]) continue;
-        const late = ckind[x] === C_ALAP && this.atLateDates(x);
-        xES = late ? this.lss[x]! : esA[x]!;
-        xEF = late ? this.lf[x]! : efA[x]!;
-      }
-      const useF = t === FS || t === FF;
-      const a = useF ? ef : es;
-      const b = t === FS || t === SS ? xES : xEF;
-      if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
-      let wb = NaN;
-      if (leaf && cals[x] === cal) wb = b === esA[x] ? pEs[x]! : b === efA[x] ? pEf[x]! : NaN;
-      if (wb !== wb) wb = cal.position(b);
-      let wa = useF ? wEf : wEs;
-      if (wa !== wa) {
-        wa = cal.position(a);
-        if (useF) wEf = wa;
-        else wEs = wa;
-      }
-      const w = wb - wa - outLag[q]!;
-      if (w < ff) ff = w;
-    }
-    // Links inherited from the ancestors: the general code, with the positions found so far.
+    // Free float over own and inherited (summary) outgoing links, with the positions found so far.
     this.fwS = wEs;
     this.fwF = wEf;
+    let ff = this.freeFloatFrom(i, cal, es, ef, POS);
     for (let p = net.parent[i]!; p >= 0; p = net.parent[p]!) ff = this.freeFloatFrom(net.n + p, cal, es, ef, ff, i);
     if (ff === POS) ff = tf;
     if (ff > tf) ff = tf;
@@ -1216,9 +1176,8 @@ export class Scheduler {
       if (!Number.isFinite(a) || !Number.isFinite(b)) continue;
       // cal.workBetween(a, b), with the position of a (always pES or pEF) looked up once
       // and that of b remembered by the passes when x is a leaf on the same calendar.
-      let wb = NaN;
-      if (net.cals[x] === cal && !net.isSummary[x]) wb = b === this.es[x] ? this.pEs[x]! : b === this.ef[x] ? this.pEf[x]! : NaN;
-      if (wb !== wb) wb = cal.position(b);
+      const remembered = net.cals[x] === cal && !net.isSummary[x] ? (b === this.es[x] ? this.pEs[x]! : b === this.ef[x] ? this.pEf[x]! : NaN) : NaN;
+      const wb = positionOf(cal, b, remembered);
       let wa = useF ? this.fwF : this.fwS;
       if (wa !== wa) {
         wa = cal.position(a);
