@@ -123,7 +123,7 @@ const computedFields = {
 /** Fields a client may set on create and on PATCH (all optional there). */
 const editableFields = {
   name: z.string().trim().min(1).max(limits.nameMaxLength),
-  type: TaskKind.describe('`summary` is implied by having children; `milestone` has zero duration.'),
+  type: TaskKind.describe('A task with subtasks is a `summary`; a summary without subtasks (a phase created before them) is scheduled on its own `durationMin`. `milestone` has zero duration.'),
   durationMin: minutes.describe('Working minutes.'),
   workMin: minutes,
   progressPct: z.number().min(0).max(100).describe('100 completes the task.'),

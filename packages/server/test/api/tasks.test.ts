@@ -90,7 +90,7 @@ describe('tasks', () => {
       expect(longer.body.projectFinishAt).toBe('2026-03-05T17:00:00.000Z');
     });
 
-    it('types: durationMin 0 makes a milestone; a milestone with a duration is 400; summary comes from children only', async () => {
+    it('types: durationMin 0 makes a milestone; a milestone with a duration is 400; a task with children is a summary', async () => {
       const project = await client.createProject({ name: 'Types', key: 'TYP' });
       const milestone = await newTask(client, project.id, { name: 'Go-live', durationMin: 0 });
       expect(milestone.type).toBe('milestone');
@@ -100,10 +100,6 @@ describe('tasks', () => {
       const bad = await client.createTask(project.id, { name: 'Bad', type: 'milestone', durationMin: 60 });
       expectStatus(bad, 400);
       expect(fieldPaths(bad.body)).toContain('durationMin');
-      const lonelySummary = await client.createTask(project.id, { name: 'Phase', type: 'summary' });
-      expectStatus(lonelySummary, 400);
-      expect(fieldPaths(lonelySummary.body)).toContain('type');
-
       const phase = await newTask(client, project.id, { name: 'Phase 1' });
       const child = await client.createTask(project.id, { name: 'Step', parentId: phase.id, durationMin: 960 });
       expectStatus(child, 201);
@@ -204,14 +200,80 @@ describe('tasks', () => {
       expectStatus(moved, 200);
       const full = await client.fullProject(project.id);
       expect(full.body.tasks.filter((t) => t.parentId === null).map((t) => t.name)).toEqual(['Leaf', 'Root', 'Other']);
-      // Mid lost its only child: no longer a summary.
-      expect(full.body.tasks.find((t) => t.id === mid.id)?.type).toBe('task');
+      // Mid lost its only child: still a summary (a phase waiting for subtasks), with the span it had.
+      expect(full.body.tasks.find((t) => t.id === mid.id)).toMatchObject({ type: 'summary', durationMin: 480 });
       expect(full.body.tasks.find((t) => t.id === root.id)?.type).toBe('summary');
 
       const under = await client.patchTask(project.id, other.id, { placement: { parentId: mid.id } });
       expectStatus(under, 200);
       expect(under.body.tasks.find((t) => t.id === other.id)?.parentId).toBe(mid.id);
-      expect(under.body.tasks.find((t) => t.id === mid.id)?.type).toBe('summary');
+      expect((await client.getTask(project.id, mid.id)).body.task.type).toBe('summary');
+    });
+  });
+
+  // Spec § Tasks: TaskCreate accepts every Task type, `summary` included (docs/api.md › Tasks).
+  describe('explicit summaries (a phase created before its subtasks)', () => {
+    it('a summary created alone spans nothing at its earliest date, then rolls up as subtasks arrive', async () => {
+      const project = await client.createProject({ name: 'Phases first', key: 'PHF' });
+      const created = await client.createTask(project.id, { name: 'Phase', type: 'summary' });
+      expectStatus(created, 201);
+      const phase = created.body.tasks.find((t) => t.name === 'Phase');
+      expect(phase).toMatchObject({ type: 'summary', durationMin: 0, startAt: '2026-03-02T08:00:00.000Z', finishAt: '2026-03-02T08:00:00.000Z' });
+
+      const first = await client.createTask(project.id, { name: 'Design', parentId: phase?.id, durationMin: 960 });
+      expectStatus(first, 201);
+      expect(first.body.tasks.find((t) => t.id === phase?.id)).toMatchObject({ type: 'summary', durationMin: 960, finishAt: '2026-03-03T17:00:00.000Z' });
+      const design = first.body.tasks.find((t) => t.name === 'Design');
+      const second = await client.createTask(project.id, { name: 'Build', parentId: phase?.id, durationMin: 480 });
+      const build = second.body.tasks.find((t) => t.name === 'Build');
+      await client.link(project.id, { predecessorId: design?.id, successorId: build?.id });
+      expect((await client.getTask(project.id, phase!.id)).body.task).toMatchObject({ type: 'summary', durationMin: 1440, finishAt: '2026-03-04T17:00:00.000Z' });
+    });
+
+    it('a change set creates a phase and its subtasks in one go, referring to the phase by its client id', async () => {
+      const project = await client.createProject({ name: 'Import like', key: 'IML' });
+      const [phase, a, b] = [uuid(), uuid(), uuid()];
+      const response = await client.changeSet(project.id, {
+        createTasks: [
+          { id: phase, name: 'Phase', type: 'summary' },
+          { id: a, name: 'A', parentId: phase, durationMin: 480 },
+          { id: b, name: 'B', parentId: phase, durationMin: 480 },
+        ],
+        createDependencies: [{ predecessorId: a, successorId: b }],
+      });
+      expectStatus(response, 200);
+      expect(response.body.tasks.find((t) => t.id === phase)).toMatchObject({ type: 'summary', durationMin: 960, startAt: '2026-03-02T08:00:00.000Z', finishAt: '2026-03-03T17:00:00.000Z' });
+    });
+
+    it('a childless summary with a duration holds its successors until subtasks replace that span', async () => {
+      const project = await client.createProject({ name: 'Top down', key: 'TOP' });
+      const phase = await newTask(client, project.id, { name: 'Phase', type: 'summary', durationMin: 960 });
+      const next = await newTask(client, project.id, { name: 'Next' });
+      const linked = await client.link(project.id, { predecessorId: phase.id, successorId: next.id });
+      expect(linked.body.tasks.find((t) => t.id === next.id)?.startAt).toBe('2026-03-04T08:00:00.000Z');
+      const child = await client.createTask(project.id, { name: 'Only step', parentId: phase.id, durationMin: 480 });
+      expectStatus(child, 201);
+      expect(child.body.tasks.find((t) => t.id === phase.id)).toMatchObject({ type: 'summary', durationMin: 480 });
+      expect(child.body.tasks.find((t) => t.id === next.id)?.startAt).toBe('2026-03-03T08:00:00.000Z');
+    });
+
+    it('PATCH type turns a leaf into a summary and back; with subtasks the type stays summary (400)', async () => {
+      const project = await client.createProject({ name: 'Retype', key: 'RTY' });
+      const task = await newTask(client, project.id, { name: 'Work', durationMin: 960 });
+      const toSummary = await client.patchTask(project.id, task.id, { type: 'summary' });
+      expectStatus(toSummary, 200);
+      expect(toSummary.body.tasks.find((t) => t.id === task.id)).toMatchObject({ type: 'summary', durationMin: 960 });
+      const longer = await client.patchTask(project.id, task.id, { durationMin: 1440 });
+      expectStatus(longer, 200);
+      expect(longer.body.tasks.find((t) => t.id === task.id)).toMatchObject({ type: 'summary', durationMin: 1440 });
+      const back = await client.patchTask(project.id, task.id, { type: 'task' });
+      expectStatus(back, 200);
+      expect(back.body.tasks.find((t) => t.id === task.id)).toMatchObject({ type: 'task', durationMin: 1440 });
+
+      await newTask(client, project.id, { name: 'Sub', parentId: task.id });
+      const refused = await client.patchTask(project.id, task.id, { type: 'task' });
+      expectStatus(refused, 400);
+      expect(fieldPaths(refused.body)).toEqual(['type']);
     });
   });
 

@@ -104,7 +104,6 @@ function toIso(value: string | null | undefined): string | null {
 export class PlanEditor {
   readonly problems: FieldProblem[] = [];
   readonly applied: AppliedChanges = { createdTaskIds: [], editedTasks: new Map(), writtenDependencyIds: [], deletedDependencies: [], reassignedTaskIds: new Set(), rolledUpTaskIds: new Set() };
-  private readonly explicitSummaries = new Map<string, string>();
   /** Edited tasks → fields a summary rolls up (refused in `settleTypes`, once the hierarchy is known). */
   private readonly rolledUpEdits = new Map<string, FieldProblem[]>();
   /** Progress sent for tasks created in this write: it needs their scheduled dates, so it waits for a first recalculation (in request order). */
@@ -206,6 +205,8 @@ export class PlanEditor {
     if (item.type === 'milestone' && item.durationMin !== undefined && item.durationMin > 0) {
       this.problem(field(item.path, 'durationMin'), 'a milestone has zero duration');
     }
+    // An explicit summary is a phase created before its subtasks: it spans nothing until they arrive.
+    const type = item.type === 'summary' ? 'summary' : milestone ? 'milestone' : 'task';
     const row: TaskRow = {
       id,
       project_id: project.id,
@@ -213,8 +214,8 @@ export class PlanEditor {
       parent_id: null,
       sort_key: '',
       name: item.name,
-      type: milestone ? 'milestone' : 'task',
-      duration_min: item.durationMin ?? (milestone ? 0 : 480),
+      type,
+      duration_min: item.durationMin ?? (type === 'task' ? 480 : 0),
       work_min: item.workMin ?? 0,
       progress_pct: 0,
       constraint_kind: item.constraintKind ?? (project.schedule_from === 'backward' ? 'alap' : 'asap'),
@@ -250,7 +251,6 @@ export class PlanEditor {
       created_at: this.now,
       updated_at: this.now,
     };
-    if (item.type === 'summary') this.explicitSummaries.set(id, field(item.path, 'type'));
     project.next_task_number += 1;
     this.plan.tasks.set(id, row);
     this.applied.createdTaskIds.push(id);
@@ -321,8 +321,7 @@ export class PlanEditor {
       ...(item.type !== undefined && item.type !== 'summary' ? [{ path: field(item.path, 'type'), message: 'a task with subtasks is a summary; move its subtasks away first' }] : []),
     ]);
     if (item.type !== undefined) {
-      if (item.type === 'summary') this.explicitSummaries.set(row.id, field(item.path, 'type'));
-      else row.type = item.type;
+      row.type = item.type;
       if (item.type === 'milestone') {
         if (item.durationMin !== undefined && item.durationMin > 0) this.problem(field(item.path, 'durationMin'), 'a milestone has zero duration');
         row.duration_min = 0;
@@ -509,22 +508,22 @@ export class PlanEditor {
     this.applied.writtenDependencyIds.push(id);
   }
 
-  /** A task with subtasks is a summary; one without is not (an explicit `summary` on it is a 400). */
+  /**
+   * A task with subtasks is a summary. A summary keeps its type when it has none (created
+   * as a phase before its subtasks, or emptied by a move): only the client changes it back.
+   */
   private settleTypes(): void {
     const parents = new Set<string>();
     for (const task of this.plan.tasks.values()) if (task.parent_id) parents.add(task.parent_id);
     for (const task of this.plan.tasks.values()) {
+      if (!parents.has(task.id) || task.type === 'summary') continue;
       const before = task.type;
-      if (parents.has(task.id)) task.type = 'summary';
-      else if (task.type === 'summary') task.type = task.duration_min === 0 ? 'milestone' : 'task';
-      if (before !== task.type && !this.createdIds.has(task.id)) {
+      task.type = 'summary';
+      if (!this.createdIds.has(task.id)) {
         const edited = this.applied.editedTasks.has(task.id);
         this.recordEdit({ ...task, type: before }, task);
         if (!edited) this.applied.rolledUpTaskIds.add(task.id);
       }
-    }
-    for (const [id, path] of this.explicitSummaries) {
-      if (!parents.has(id)) this.problem(path, 'a task becomes a summary by having subtasks; add subtasks (parentId) instead');
     }
     for (const [id, problems] of this.rolledUpEdits) {
       if (parents.has(id)) for (const { path, message } of problems) this.problem(path, message);
