@@ -1,15 +1,8 @@
-import { execFile, spawn } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { User, Workspace } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exited, runGantry, startGantry } from '../support/processes.js';
 import { createTestStoreEnv } from '../support/test-store.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-const run = promisify(execFile);
-const gantryBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/gantry.js');
-const { BASE_URL: _viteBaseUrl, ...inheritedEnv } = process.env;
 
 // architecture.md § Command line: the `gantry` bin works on the same store as the server,
 // prints JSON with --json, and exits non-zero with a clear message on bad input (usage
@@ -215,12 +208,12 @@ describe('gantry CLI', () => {
     it('applies the migrations of a fresh store and names them, then reports nothing to do', async () => {
       const fresh = await createTestStoreEnv();
       try {
-        const env = { ...inheritedEnv, ...fresh.env, LOG_LEVEL: 'silent' };
-        const first = await run(process.execPath, [gantryBin, 'migrate', '--json'], { env });
+        const env = { ...fresh.env, LOG_LEVEL: 'silent' };
+        const first = await runGantry(['migrate', '--json'], env);
         const applied = (JSON.parse(first.stdout) as { applied: string[] }).applied;
         expect(applied.length).toBeGreaterThan(0);
         for (const name of applied) expect(name).toBeTypeOf('string');
-        const second = await run(process.execPath, [gantryBin, 'migrate', '--json'], { env });
+        const second = await runGantry(['migrate', '--json'], env);
         expect(JSON.parse(second.stdout)).toEqual({ applied: [] });
       } finally {
         await fresh.drop();
@@ -262,29 +255,25 @@ describe('gantry CLI', () => {
   });
 
   describe('serve', () => {
-    const serveEnv = (extra: Record<string, string>) => ({ ...inheritedEnv, ...server.storeEnv.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...extra });
+    const serveEnv = (extra: Record<string, string>) => ({ ...server.storeEnv.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', ...extra });
 
     it('exits 1 with the reason when it cannot listen (the port is taken)', async () => {
       const port = new URL(server.url).port;
-      const failed = await run(process.execPath, [gantryBin, 'serve'], { env: serveEnv({ PORT: port }), timeout: 30_000 }).then(
-        () => ({ code: 0, stderr: '' }),
-        (error: { code: number; stderr: string }) => error,
-      );
+      const failed = await runGantry(['serve'], serveEnv({ PORT: port }));
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(/EADDRINUSE/);
     });
 
     it('with PORT=0 and no BASE_URL, names the port it actually listens on in its links; SIGTERM stops it (exit 0)', async () => {
-      const child = spawn(process.execPath, [gantryBin, 'serve'], { env: serveEnv({ PORT: '0' }), stdio: ['ignore', 'pipe', 'pipe'] });
-      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
-      let output = '';
+      const serve = startGantry('serve', serveEnv({ PORT: '0' }));
+      const { child } = serve;
+      const exit = exited(child);
       const baseUrl = await new Promise<string>((resolve, reject) => {
-        child.stdout.on('data', (chunk: Buffer) => {
-          output += chunk.toString();
-          const serving = output.split('\n').find((line) => line.includes('gantry is serving'));
+        child.stdout?.on('data', () => {
+          const serving = serve.stdout().split('\n').find((line) => line.includes('gantry is serving'));
           if (serving) resolve((JSON.parse(serving) as { baseUrl: string }).baseUrl);
         });
-        child.once('exit', () => reject(new Error(`serve exited early: ${output}`)));
+        child.once('exit', () => reject(new Error(`serve exited early: ${serve.stdout()}`)));
       });
       try {
         expect(baseUrl).toMatch(/^http:\/\/localhost:[1-9][0-9]*$/);
@@ -293,7 +282,7 @@ describe('gantry CLI', () => {
       } finally {
         child.kill('SIGTERM');
       }
-      expect(await exited).toBe(0);
+      expect((await exit).code).toBe(0);
     });
   });
 });

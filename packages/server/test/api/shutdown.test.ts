@@ -1,44 +1,12 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openStore } from '../../src/store/open-store.js';
+import { exited, freePort, runGantry, startGantry, waitForHealth } from '../support/processes.js';
 import { createTestStoreEnv, type TestStoreEnv } from '../support/test-store.js';
 import { provisionUser, startTestServer } from '../support/test-server.js';
-
-const run = promisify(execFile);
-const gantryBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/gantry.js');
-const { BASE_URL: _viteBaseUrl, ...inheritedEnv } = process.env;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForHealth(base: string, child: ChildProcess, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited early with ${child.exitCode}`);
-    try {
-      const response = await fetch(`${base}/healthz`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not become healthy');
-}
 
 /**
  * Starts a POST whose body arrives in two parts: the headers and the first half now, the
@@ -73,11 +41,6 @@ function slowPost(base: string, pathname: string, key: string, body: string) {
   return { done, finish: () => finish() };
 }
 
-function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve({ code: child.exitCode, signal: child.signalCode });
-  return new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-}
-
 // main.ts / architecture.md § Command line (`gantry serve`): SIGTERM stops accepting
 // connections, lets in-flight requests finish, flushes the audit log and closes the
 // store, then exits 0. Logs are JSON lines on stdout and never contain credentials
@@ -97,22 +60,16 @@ describe('graceful shutdown of `gantry serve`', () => {
 
   it('finishes in-flight requests on SIGTERM, exits 0, and logs JSON without the key', async () => {
     storeEnv = await createTestStoreEnv();
-    const cliEnv = { ...inheritedEnv, ...storeEnv.env, LOG_LEVEL: 'silent' };
-    await run(process.execPath, [gantryBin, 'user', 'create', '--email', 'ops@example.com', '--json'], { env: cliEnv });
-    const created = await run(process.execPath, [gantryBin, 'key', 'create', '--email', 'ops@example.com', '--scope', 'write', '--json'], { env: cliEnv });
+    const cliEnv = { ...storeEnv.env, LOG_LEVEL: 'silent' };
+    await runGantry(['user', 'create', '--email', 'ops@example.com', '--json'], cliEnv);
+    const created = await runGantry(['key', 'create', '--email', 'ops@example.com', '--scope', 'write', '--json'], cliEnv);
     const { key, apiKey: { id: keyId } } = JSON.parse(created.stdout) as { key: string; apiKey: { id: string } };
 
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
-    const server = spawn(process.execPath, [gantryBin, 'serve'], {
-      env: { ...inheritedEnv, ...storeEnv.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const serve = startGantry('serve', { ...storeEnv.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'info' });
+    const server = serve.child;
     child = server;
-    let stdout = '';
-    let stderr = '';
-    server.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    server.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const exit = exited(server);
 
     await waitForHealth(base, server);
@@ -138,6 +95,7 @@ describe('graceful shutdown of `gantry serve`', () => {
     expect((JSON.parse(answered.body) as { project: { name: string } }).project.name).toBe('Written during shutdown');
 
     const { code, signal } = await exit;
+    const [stdout, stderr] = [serve.stdout(), serve.stderr()];
     expect(signal).toBeNull();
     expect(code, stderr).toBe(0);
 

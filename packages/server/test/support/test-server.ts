@@ -1,7 +1,3 @@
-import { execFile } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/clock.js';
@@ -14,12 +10,9 @@ import type { LookupResolver } from '../../src/webhooks/destination-guard.js';
 import { destinationPolicy } from '../../src/webhooks/policy.js';
 import type { Store } from '../../src/store/store.js';
 import { openApiProblems } from './openapi-check.js';
+import { runGantry, type CliResult as ProcessResult } from './processes.js';
 import { createTestStoreEnv, type TestStoreEnv } from './test-store.js';
 
-const run = promisify(execFile);
-// Vite sets BASE_URL='/' in the test process; the CLI must not inherit it.
-const { BASE_URL: _viteBaseUrl, ...inheritedEnv } = process.env;
-const gantryBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/gantry.js');
 
 /** A clock tests can move: starts at real time, `advance(ms)` jumps ahead. */
 export class ManualClock implements Clock {
@@ -38,10 +31,7 @@ export interface ApiResponse<T = Record<string, unknown>> {
   body: T;
 }
 
-export interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
+export interface CliResult extends ProcessResult {
   json: Record<string, unknown> | null;
 }
 
@@ -106,13 +96,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       });
     },
     async cli(...args) {
-      try {
-        const { stdout, stderr } = await run(process.execPath, [gantryBin, ...args], { env: { ...inheritedEnv, ...processEnv } });
-        return { code: 0, stdout, stderr, json: args.includes('--json') ? (JSON.parse(stdout) as Record<string, unknown>) : null };
-      } catch (error) {
-        const failed = error as { code: number; stdout: string; stderr: string };
-        return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, json: null };
-      }
+      const result = await runGantry(args, processEnv);
+      return { ...result, json: result.code === 0 && args.includes('--json') ? (JSON.parse(result.stdout) as Record<string, unknown>) : null };
     },
     async request(method, pathname, options = {}) {
       const headers: Record<string, string> = { ...options.headers };

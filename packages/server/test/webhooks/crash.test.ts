@@ -1,33 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
-import net from 'node:net';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import type { AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
+import { freePort, runGantry, startGantry, until } from '../support/processes.js';
 import { createTestStoreEnv, type TestStoreEnv } from '../support/test-store.js';
 
-const run = promisify(execFile);
-const gantryBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../bin/gantry.js');
-const { BASE_URL: _viteBaseUrl, ...inheritedEnv } = process.env;
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** A receiver that answers after `delayMs` and records every call's event and delivery ids. */
 async function slowReceiver(delayMs: number) {
@@ -40,7 +18,7 @@ async function slowReceiver(delayMs: number) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/hooks`, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 // Spec § Delivery rules 5: at least once. Kill the server with deliveries pending and
@@ -56,7 +34,6 @@ describe('webhook delivery survives a crash', () => {
   async function setUp() {
     storeEnv = await createTestStoreEnv();
     const env = {
-      ...inheritedEnv,
       ...storeEnv.env,
       LOG_LEVEL: 'warn',
       GANTRY_WEBHOOK_ALLOW_PRIVATE: '1',
@@ -64,11 +41,11 @@ describe('webhook delivery survives a crash', () => {
       GANTRY_WEBHOOK_RETRY_DELAYS: '0,1,1,1,1,1',
       GANTRY_RATE_LIMIT_WRITES: '100000',
     };
-    const cli = async (...args: string[]) => JSON.parse((await run(process.execPath, [gantryBin, ...args, '--json'], { env })).stdout) as Record<string, unknown>;
+    const cli = async (...args: string[]) => JSON.parse((await runGantry([...args, '--json'], env)).stdout) as Record<string, unknown>;
     await cli('user', 'create', '--email', 'crash@example.com');
     const { key } = (await cli('key', 'create', '--email', 'crash@example.com', '--scope', 'write')) as unknown as { key: string };
     const start = async (command: 'serve' | 'worker', port?: number) => {
-      const child = spawn(process.execPath, [gantryBin, command], { env: { ...env, PORT: String(port ?? 0) }, stdio: 'ignore' });
+      const { child } = startGantry(command, { ...env, PORT: String(port ?? 0) });
       children.push(child);
       if (port) await until(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null))?.ok === true, 15_000);
       return child;

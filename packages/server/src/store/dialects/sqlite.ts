@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, SqliteDialect, type SqliteDatabase as KyselySqliteDatabase } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase as KyselySqliteDatabase,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from '../schema.js';
 
 /**
@@ -29,6 +38,29 @@ function withStatementCache(database: SqliteDatabase.Database, capacity = 512): 
 }
 
 /**
+ * Transactions take SQLite's write lock when they begin (`BEGIN IMMEDIATE`). A deferred
+ * transaction that reads first fails at once with SQLITE_BUSY when another process (the
+ * CLI, `gantry worker`) commits before its first write — its read snapshot is stale, and
+ * `busy_timeout` cannot help; an immediate one waits for the lock like any other writer.
+ * Our transactions all write, and reads outside them never wait (WAL).
+ */
+class ImmediateTransactionDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateTransactionDialect extends SqliteDialect {
+  constructor(private readonly config: SqliteDialectConfig) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionDriver(this.config);
+  }
+}
+
+/**
  * The embedded store: one SQLite file under DATA_DIR, in WAL mode. `dataVersion` changes
  * when another connection (the CLI, another process) commits.
  */
@@ -43,7 +75,7 @@ export function openSqlite(dataDir: string): { db: Kysely<Database>; dataVersion
   database.pragma('busy_timeout = 5000');
   const version = database.prepare('pragma data_version').pluck();
   return {
-    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) }),
+    db: new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(database) }) }),
     dataVersion: () => version.get() as number,
   };
 }
