@@ -24,13 +24,17 @@ describe('import boundaries', () => {
     ['packages/server/src/http/probe.ts', "import { WebhookWorker } from '../webhooks/delivery-worker.js';\nexport const x = WebhookWorker;\n"],
     ['packages/server/src/http/probe.ts', "import { Kysely } from 'kysely';\nexport const x = Kysely;\n"],
     ['packages/server/src/store/probe.ts', "import { AppError } from '../domain/errors.js';\nexport const x = AppError;\n"],
+    ['packages/server/src/domain/planning/probe.ts', "import { WebhookWorker } from '../../webhooks/delivery-worker.js';\nexport const x = WebhookWorker;\n"],
+    ['packages/server/src/http/probe.ts', "import { createProject } from '../domain/projects/projects.js';\nexport const x = createProject;\n"],
+    ['packages/server/src/http/probe.ts', "import { listWorkspaces } from '../domain/workspaces.js';\nexport const x = listWorkspaces;\n"],
   ])('%s refuses: %s', async (file, source) => {
     expect(await restrictedImports(file, source)).not.toEqual([]);
   });
 
   it.each([
     ['packages/server/src/domain/probe.ts', "import type { Store } from '../store/store.js';\nimport { routes } from '@gantry/contract';\nexport type X = Store;\nexport const y = routes;\n"],
-    ['packages/server/src/http/probe.ts', "import { createProject } from '../domain/projects/projects.js';\nexport const x = createProject;\n"],
+    ['packages/server/src/http/probe.ts', "import { operations } from '../domain/operations.js';\nimport { perform } from '../domain/operation.js';\nexport const x = [operations, perform];\n"],
+    ['packages/server/src/domain/planning/probe.ts', "import { pingWebhook } from '../webhooks/deliveries.js';\nexport const x = pingWebhook;\n"],
     ['packages/server/src/webhooks/probe.ts', "import { dispatchEvents } from '../domain/webhooks/deliveries.js';\nexport const x = dispatchEvents;\n"],
   ])('%s allows: %s', async (file, source) => {
     expect(await restrictedImports(file, source)).toEqual([]);

@@ -106,6 +106,6 @@ export async function authenticateApiKey(ctx: DomainContext, token: string): Pro
     name: displayName({ name: found.user_name, email: found.email }),
     scope: found.scope,
     workspaceId: found.workspace_id,
-    apiKeyId: found.id,
+    credential: { kind: 'api_key', id: found.id },
   };
 }

@@ -1,3 +1,4 @@
+import type { Scope } from '@gantry/contract';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
 import type { PlanCache } from './planning/plan-cache.js';
@@ -21,17 +22,28 @@ export interface DomainContext {
 }
 
 /**
- * Who is acting. Through the API: the key's owner, narrowed by the key's scope and
- * workspace restriction. A key never acts as more than its owner.
+ * What authenticated a call. Each credential has its own rate-limit budget and appears in
+ * the audit log. (OAuth access tokens and web sessions join this union as they arrive.)
+ */
+export type Credential = { kind: 'api_key'; id: string };
+
+/**
+ * Who is acting, whatever the credential: its user, narrowed by the credential's scope
+ * and workspace restriction. A credential never acts as more than its user.
  */
 export interface Actor {
   userId: string;
   /** Shown in event envelopes (`actor.name`). */
   name: string;
-  scope: 'read' | 'write';
-  /** Set for workspace-restricted keys: nothing outside this workspace is visible. */
+  scope: Scope;
+  /** Set for workspace-restricted credentials: nothing outside this workspace is visible. */
   workspaceId: string | null;
-  apiKeyId: string | null;
+  credential: Credential;
+}
+
+/** The key an actor's requests are counted under: per credential, never shared between two. */
+export function rateLimitIdentity(actor: Actor): string {
+  return `${actor.credential.kind}:${actor.credential.id}`;
 }
 
 export function nowIso(ctx: Pick<DomainContext, 'clock'>): string {

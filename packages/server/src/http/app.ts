@@ -13,12 +13,8 @@ import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
 import { authenticate, enforceRateLimit } from './auth.js';
 import { errorBody, installErrorHandler } from './error-handler.js';
-import type { RouteDeps } from './register-route.js';
-import { accountRoutes } from './routes/account.js';
-import { projectRoutes } from './routes/projects.js';
+import { bindOperations, type RouteDeps } from './bind-operations.js';
 import { systemRoutes } from './routes/system.js';
-import { taskRoutes } from './routes/tasks.js';
-import { webhookRoutes } from './routes/webhooks.js';
 import { SlidingWindowLimiter } from './sliding-window-limiter.js';
 
 export interface AppDeps {
@@ -136,9 +132,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook('onResponse', async (request, reply) => {
     const actor = request.actor;
-    if (!actor?.apiKeyId) return;
+    if (actor?.credential.kind !== 'api_key') return;
     audit.record({
-      apiKeyId: actor.apiKeyId,
+      apiKeyId: actor.credential.id,
       userId: actor.userId,
       method: request.method,
       path: request.url.split('?')[0] ?? request.url,
@@ -161,9 +157,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
 
   systemRoutes(app, ctx);
-  accountRoutes(app, routeDeps);
-  projectRoutes(app, routeDeps);
-  taskRoutes(app, routeDeps);
-  webhookRoutes(app, routeDeps);
+  bindOperations(app, routeDeps);
   return app;
 }

@@ -1,8 +1,7 @@
-import type { Scope } from '@gantry/contract';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateApiKey } from '../domain/api-keys.js';
-import type { Actor, DomainContext } from '../domain/context.js';
-import { AppError, forbidden } from '../domain/errors.js';
+import { rateLimitIdentity, type Actor, type DomainContext } from '../domain/context.js';
+import { AppError } from '../domain/errors.js';
 import type { SlidingWindowLimiter } from './sliding-window-limiter.js';
 
 declare module 'fastify' {
@@ -34,23 +33,17 @@ function isRead(method: string): boolean {
 }
 
 /**
- * Counts the call against the key's read or write budget (separate sliding windows)
+ * Counts the call against the credential's read or write budget (separate sliding windows)
  * and answers 429 with `Retry-After` when it is spent.
  */
 export function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: FastifyRequest, reply: FastifyReply): void {
   const read = isRead(request.method);
-  const decision = (read ? limiters.reads : limiters.writes).take(actor.apiKeyId ?? actor.userId);
+  const decision = (read ? limiters.reads : limiters.writes).take(rateLimitIdentity(actor));
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   if (!decision.allowed) {
     const retryAfterSec = Math.max(1, Math.ceil(decision.retryAfterMs / 1000));
     reply.header('retry-after', retryAfterSec);
     throw new AppError('rate_limited', `${read ? 'read' : 'write'} rate limit exceeded; retry in ${retryAfterSec} s`, { retryAfterSec });
-  }
-}
-
-export function requireScope(actor: Actor, needed: Scope): void {
-  if (needed === 'write' && actor.scope !== 'write') {
-    throw forbidden('insufficient_scope', 'this API key is read-only; a write key is needed');
   }
 }

@@ -73,11 +73,30 @@ class WriteCounter implements KyselyPlugin {
   }
 }
 
+/**
+ * The store as seen from inside a unit of work: everything runs in its transaction `tx`,
+ * and post-commit callbacks wait in `committed` for the unit's commit. Nothing read here
+ * may be cached across requests (`readVersion` is null).
+ */
+function joinedStore(outer: Store, tx: Queries, committed: (() => void)[]): Store {
+  const store: Store = {
+    dialect: outer.dialect,
+    q: tx,
+    transaction: (work) => work(tx),
+    unitOfWork: (work) => work(store),
+    afterCommit: (callback) => committed.push(callback),
+    readVersion: () => null,
+    ping: () => outer.ping(),
+    close: () => Promise.reject(new Error('a unit of work cannot close the store it runs in')),
+  };
+  return store;
+}
+
 /** The Store over a Kysely instance; the dialect files only build that instance. */
 export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, dataVersion: (() => number) | null): Store {
   const counter = new WriteCounter();
   const db = database.withPlugin(counter);
-  return {
+  const store: Store = {
     dialect,
     q: queriesFor(db, dialect),
     transaction: async (work) => {
@@ -87,6 +106,13 @@ export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, 
         counter.writes += 1;
       }
     },
+    unitOfWork: async (work) => {
+      const committed: (() => void)[] = [];
+      const result = await store.transaction((tx) => work(joinedStore(store, tx, committed)));
+      for (const callback of committed) callback();
+      return result;
+    },
+    afterCommit: (callback) => callback(),
     readVersion: () => (dataVersion ? `${dataVersion()}:${counter.writes}` : null),
     async ping() {
       await sql`select 1`.execute(db);
@@ -95,4 +121,5 @@ export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, 
       await db.destroy();
     },
   };
+  return store;
 }

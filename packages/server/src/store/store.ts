@@ -32,8 +32,23 @@ export interface Store {
   readonly dialect: Dialect;
   /** Queries outside a transaction: each statement commits on its own. */
   readonly q: Queries;
-  /** Runs `work` in one transaction: all of it commits, or none of it on a throw. */
+  /**
+   * Runs `work` in one transaction: all of it commits, or none of it on a throw. Inside a
+   * unit of work it joins the unit's transaction.
+   */
   transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` in one transaction with this store as seen from inside it: every query,
+   * `transaction` and `afterCommit` of `work` joins it, so several domain writes (and the
+   * record of their response) commit together or not at all.
+   */
+  unitOfWork<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  /**
+   * Runs `callback` once what was written so far has committed: at once outside a unit
+   * of work, after its commit inside one (never, if it rolls back). For caches that must
+   * only ever hold committed state.
+   */
+  afterCommit(callback: () => void): void;
   /**
    * A token that changes whenever a write may have committed — by this process or any
    * other — so results read under one token may be reused while it stays the same. Null

@@ -221,6 +221,6 @@ export async function writePlan(
     if (!project) throw notFound('project');
     return writePlanInTransaction(ctx, tx, actor, project, changes, prepare);
   });
-  ctx.planCache?.put(written.plan, written.plan.project.plan_version);
+  ctx.store.afterCommit(() => ctx.planCache?.put(written.plan, written.plan.project.plan_version));
   return written;
 }

@@ -223,6 +223,7 @@ export async function updateProject(
     const written = await writePlanInTransaction(ctx, tx, actor, next, recalculateOnly);
     return { project, conflicts: written.conflicts, rescheduled, plan: written.plan };
   });
-  if (updated.plan) ctx.planCache?.put(updated.plan, updated.plan.project.plan_version);
+  const { plan } = updated;
+  if (plan) ctx.store.afterCommit(() => ctx.planCache?.put(plan, plan.project.plan_version));
   return { project: updated.project, conflicts: updated.conflicts, rescheduled: updated.rescheduled };
 }

@@ -1,0 +1,135 @@
+import { createHash } from 'node:crypto';
+import { limits, type RouteDef, type Scope } from '@gantry/contract';
+import type { z } from 'zod';
+import type { Actor, DomainContext } from './context.js';
+import { nowIso } from './context.js';
+import { conflict, forbidden, invalid, notFound } from './errors.js';
+import { fieldProblems, rawValueProblems } from './validation.js';
+
+type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
+
+/** An operation's input, parsed with the contract's schemas. */
+export interface OperationInput<D extends RouteDef> {
+  params: Output<NonNullable<D['params']>>;
+  query: Output<NonNullable<D['query']>>;
+  body: NonNullable<D['body']> extends { schema: infer B } ? Output<B> : undefined;
+}
+
+/** A result with a success status other than the operation's default one (a change set answers 200, not 201). */
+export class WithStatus<T> {
+  constructor(
+    readonly status: number,
+    readonly body: T,
+  ) {}
+}
+
+/** A result already serialised as UTF-8 JSON (e.g. from a cache). */
+export class RawJson {
+  constructor(readonly bytes: Buffer) {}
+}
+
+type Body<D extends RouteDef> = z.input<D['response']['schema']>;
+export type OperationResult<D extends RouteDef> = Body<D> | WithStatus<Body<D>> | RawJson;
+
+/**
+ * One operation of the service: its contract (name, scope, schemas) and the domain
+ * function that does it. Every adapter — REST today, MCP tools and the web app next —
+ * runs operations through `perform`, which is where scope, validation and idempotency are
+ * enforced; roles are checked by the domain functions themselves.
+ */
+export interface Operation<D extends RouteDef = RouteDef> {
+  readonly def: D;
+  run(ctx: DomainContext, actor: Actor, input: OperationInput<D>): Promise<OperationResult<D>>;
+}
+
+export function defineOperation<D extends RouteDef>(def: D, run: (ctx: DomainContext, actor: Actor, input: OperationInput<D>) => Promise<OperationResult<D>>): Operation<D> {
+  return { def, run };
+}
+
+/** 403 unless the actor's credential allows the scope (`write` includes `read`). */
+export function requireScope(actor: Actor, needed: Scope): void {
+  if (needed === 'write' && actor.scope !== 'write') {
+    throw forbidden('insufficient_scope', 'this credential is read-only; a write credential is needed');
+  }
+}
+
+/** Input as an adapter received it, before any validation. */
+export interface RawInput {
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+/**
+ * Validates raw input against the operation's schemas: a path id that is not valid names
+ * nothing (404); every other problem — of the query and the body at once — is one 400.
+ */
+function parseInput<D extends RouteDef>(def: D, raw: RawInput): OperationInput<D> {
+  const params = def.params?.safeParse(raw.params ?? {});
+  if (params && !params.success) throw notFound();
+  const problems = [...rawValueProblems(raw.query, limits.requestBodyMaxDepth), ...rawValueProblems(raw.body, limits.requestBodyMaxDepth)];
+  const query = def.query?.safeParse(raw.query ?? {});
+  if (query && !query.success) problems.push(...fieldProblems(query.error, 'query'));
+  const body = def.body ? (def.body.pick?.(raw.body) ?? def.body.schema).safeParse(raw.body ?? {}) : undefined;
+  if (body && !body.success) problems.push(...fieldProblems(body.error, 'body'));
+  if (problems.length > 0) throw invalid(problems);
+  return { params: params?.data, query: query?.data, body: body?.data } as OperationInput<D>;
+}
+
+/** What an operation answered: its status, its body (or bytes), and whether it is a stored answer replayed. */
+export interface Outcome {
+  status: number;
+  body: unknown;
+  replayed: boolean;
+}
+
+function outcomeOf(def: RouteDef, result: unknown): Outcome {
+  return result instanceof WithStatus ? { status: result.status, body: result.body, replayed: false } : { status: def.response.status, body: result, replayed: false };
+}
+
+/** How long an idempotency key is remembered; a retry after that runs again. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Runs an operation for an actor: scope (403), input validation (404/400), then the
+ * domain function, which checks roles and writes.
+ *
+ * With an `idempotencyKey` (create operations only, as Stripe does it), the first request
+ * with a key runs and its success is stored; a retry with the same key and input gets the
+ * stored answer instead of running twice; the same key with other input is 409. The key
+ * is claimed, the operation runs and its answer is recorded in one unit of work: a
+ * request that fails or never completes leaves no claim behind, and a concurrent retry
+ * waits for the first to commit, then replays it. Keys are per user, kept 24 hours.
+ */
+export async function perform(ctx: DomainContext, actor: Actor, operation: Operation, raw: RawInput, options: { idempotencyKey?: string } = {}): Promise<Outcome> {
+  const { def } = operation;
+  requireScope(actor, def.scope);
+  const input = parseInput(def, raw);
+  const { idempotencyKey } = options;
+  if (idempotencyKey === undefined || def.method !== 'POST') return outcomeOf(def, await operation.run(ctx, actor, input));
+  if (idempotencyKey.length === 0 || idempotencyKey.length > 255) throw invalid([{ path: 'headers.idempotency-key', message: 'must be 1-255 characters' }]);
+  const fingerprint = createHash('sha256').update(`${def.operationId}\n${JSON.stringify(raw.params ?? null)}\n${JSON.stringify(raw.body ?? null)}`).digest('hex');
+
+  return ctx.store.unitOfWork(async (store) => {
+    const idempotency = store.q.outbox;
+    await idempotency.purgeIdempotency(new Date(ctx.clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString());
+    const claim = { user_id: actor.userId, key: idempotencyKey, fingerprint, status: null, response: null, created_at: nowIso(ctx) };
+    if (!(await idempotency.claimIdempotency(claim))) {
+      const existing = await idempotency.findIdempotency(actor.userId, idempotencyKey);
+      if (existing?.status == null || existing.response === null) {
+        // Claimed but never answered: left by a request that stopped under an older version
+        // (a claim now commits only with its answer). Nothing was done under it: take it over.
+        await idempotency.releaseIdempotency(actor.userId, idempotencyKey);
+        await idempotency.claimIdempotency(claim);
+      } else if (existing.fingerprint !== fingerprint) {
+        throw conflict('this Idempotency-Key was already used with a different request; use a new key for a new request');
+      } else {
+        return { status: existing.status, body: JSON.parse(existing.response) as unknown, replayed: true };
+      }
+    }
+    const outcome = outcomeOf(def, await operation.run({ ...ctx, store }, actor, input));
+    const response = outcome.body instanceof RawJson ? outcome.body.bytes.toString('utf8') : JSON.stringify(outcome.body);
+    await idempotency.completeIdempotency(actor.userId, idempotencyKey, outcome.status, response);
+    return outcome;
+  });
+}

@@ -1,0 +1,67 @@
+import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
+import { listProjectMembers } from './members.js';
+import { defineOperation, RawJson, WithStatus, type Operation } from './operation.js';
+import { putAssignees } from './planning/assignees.js';
+import { listBaselines, saveBaseline } from './planning/baselines.js';
+import { createComment, listComments } from './planning/comments.js';
+import { applyChangeSet, createTask, deleteDependency, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
+import type { PlanWriteResult } from './planning/write-plan.js';
+import { createProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
+import { getCurrentUser } from './users.js';
+import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
+import { createWebhook, deleteWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
+import { listWorkspaces } from './workspaces.js';
+
+/** The write result without the plan the domain worked on. */
+function writeResult<T extends PlanWriteResult>({ plan: _plan, ...result }: T): Omit<T, 'plan'> {
+  return result;
+}
+
+/**
+ * Every operation of the public API, by its contract name: what REST binds to routes,
+ * and what MCP tools and the web app call. The type makes it complete — an operation of
+ * the contract without a domain function here does not compile.
+ */
+export const operations = {
+  getMe: defineOperation(routes.getMe, async (ctx, actor) => ({ user: await getCurrentUser(ctx, actor) })),
+  listWorkspaces: defineOperation(routes.listWorkspaces, async (ctx, actor) => ({ workspaces: await listWorkspaces(ctx, actor) })),
+
+  listProjects: defineOperation(routes.listProjects, async (ctx, actor, { query }) => ({
+    projects: await listProjects(ctx, actor, { includeArchived: query.archived === '1' }),
+  })),
+  createProject: defineOperation(routes.createProject, async (ctx, actor, { body }) => ({ project: await createProject(ctx, actor, body) })),
+  getProject: defineOperation(routes.getProject, async (ctx, actor, { params }) => new RawJson(await getFullProjectJson(ctx, actor, params.projectId))),
+  updateProject: defineOperation(routes.updateProject, (ctx, actor, { params, body }) => updateProject(ctx, actor, params.projectId, body)),
+  listProjectMembers: defineOperation(routes.listProjectMembers, async (ctx, actor, { params }) => ({ members: await listProjectMembers(ctx, actor, params.projectId) })),
+  listBaselines: defineOperation(routes.listBaselines, async (ctx, actor, { params }) => ({ baselines: await listBaselines(ctx, actor, params.projectId) })),
+  saveBaseline: defineOperation(routes.saveBaseline, async (ctx, actor, { params, body }) => ({ baseline: await saveBaseline(ctx, actor, params.projectId, body.name) })),
+
+  listTasks: defineOperation(routes.listTasks, (ctx, actor, { params, query }) => listTasks(ctx, actor, params.projectId, query)),
+  createTasks: defineOperation(routes.createTasks, async (ctx, actor, { params, body }) => {
+    if (isChangeSet(body)) return new WithStatus(200, writeResult(await applyChangeSet(ctx, actor, params.projectId, body as ChangeSet)));
+    return writeResult(await createTask(ctx, actor, params.projectId, body as TaskCreate));
+  }),
+  getTask: defineOperation(routes.getTask, async (ctx, actor, { params }) => ({ task: await getTask(ctx, actor, params.projectId, params.taskId) })),
+  updateTask: defineOperation(routes.updateTask, async (ctx, actor, { params, body }) => writeResult(await updateTask(ctx, actor, params.projectId, params.taskId, body))),
+  listComments: defineOperation(routes.listComments, async (ctx, actor, { params }) => ({ comments: await listComments(ctx, actor, params.projectId, params.taskId) })),
+  createComment: defineOperation(routes.createComment, async (ctx, actor, { params, body }) => ({ comment: await createComment(ctx, actor, params.projectId, params.taskId, body) })),
+  putAssignees: defineOperation(routes.putAssignees, async (ctx, actor, { params, body }) => writeResult(await putAssignees(ctx, actor, params.projectId, params.taskId, body))),
+  listDependencies: defineOperation(routes.listDependencies, async (ctx, actor, { params }) => ({ dependencies: await listDependencies(ctx, actor, params.projectId) })),
+  createDependencies: defineOperation(routes.createDependencies, async (ctx, actor, { params, body }) =>
+    writeResult(await writeDependencies(ctx, actor, params.projectId, body as DependencyCreate | { dependencies: DependencyCreate[] })),
+  ),
+  deleteDependency: defineOperation(routes.deleteDependency, async (ctx, actor, { params }) => writeResult(await deleteDependency(ctx, actor, params.projectId, params.dependencyId))),
+
+  createWebhook: defineOperation(routes.createWebhook, (ctx, actor, { body }) => createWebhook(ctx, actor, body)),
+  listWebhooks: defineOperation(routes.listWebhooks, async (ctx, actor) => ({ webhooks: await listWebhooks(ctx, actor) })),
+  listEventTypes: defineOperation(routes.listEventTypes, async () => ({ events: [...listedEvents] })),
+  getWebhook: defineOperation(routes.getWebhook, async (ctx, actor, { params }) => ({ webhook: presentWebhook(await requireWebhook(ctx, actor, params.webhookId)) })),
+  deleteWebhook: defineOperation(routes.deleteWebhook, async (ctx, actor, { params }) => {
+    await deleteWebhook(ctx, actor, params.webhookId);
+    return { id: params.webhookId, deleted: true as const };
+  }),
+  rotateWebhookSecret: defineOperation(routes.rotateWebhookSecret, (ctx, actor, { params }) => rotateWebhookSecret(ctx, actor, params.webhookId)),
+  pingWebhook: defineOperation(routes.pingWebhook, async (ctx, actor, { params }) => ({ delivery: await pingWebhook(ctx, actor, params.webhookId) })),
+  listDeliveries: defineOperation(routes.listDeliveries, (ctx, actor, { params, query }) => listDeliveries(ctx, actor, params.webhookId, query)),
+  resendDelivery: defineOperation(routes.resendDelivery, async (ctx, actor, { params }) => ({ delivery: await resendDelivery(ctx, actor, params.webhookId, params.deliveryId) })),
+} satisfies { [Name in RouteName]: Operation<Routes[Name]> };

@@ -1,0 +1,45 @@
+import type { FastifyInstance } from 'fastify';
+import type { Actor, DomainContext } from '../domain/context.js';
+import { perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
+import { operations } from '../domain/operations.js';
+import { authenticate, enforceRateLimit, type RateLimiters } from './auth.js';
+
+export interface RouteDeps {
+  ctx: DomainContext;
+  limiters: RateLimiters;
+}
+
+/**
+ * Binds every operation of the domain's table to its contract route. Before the body is
+ * even read: the credential is authenticated (401), counted against its rate limit (429)
+ * and checked for the operation's scope (403 — `perform` checks it again, so no adapter
+ * can skip it). Then `perform` validates (404/400), runs and answers; `Idempotency-Key`
+ * makes a POST safe to retry.
+ */
+export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
+  for (const operation of Object.values(operations) as Operation[]) {
+    const { def } = operation;
+    app.route({
+      method: def.method,
+      url: def.path.replace(/\{(\w+)\}/g, ':$1'),
+      onRequest: async (request, reply) => {
+        const actor = await authenticate(deps.ctx, request);
+        enforceRateLimit(deps.limiters, actor, request, reply);
+        requireScope(actor, def.scope);
+      },
+      handler: async (request, reply) => {
+        const idempotencyKey = request.headers['idempotency-key'];
+        const outcome = await perform(
+          deps.ctx,
+          request.actor as Actor,
+          operation,
+          { params: request.params, query: request.query, body: request.body },
+          { idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined },
+        );
+        if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+        if (outcome.body instanceof RawJson) return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body.bytes);
+        return reply.code(outcome.status).send(outcome.body);
+      },
+    });
+  }
+}
