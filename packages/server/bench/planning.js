@@ -3,7 +3,7 @@
 // a 1,000-task project (validation, recalculation, persistence, outbox) and a change set
 // creating 1,000 tasks. Latencies are measured by the client, request to response.
 import { randomUUID } from 'node:crypto';
-import { benchStore, median, percentile, startGantry } from './support.js';
+import { benchStore, median, percentile, post, startGantry } from './support.js';
 
 const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const patches = Number(process.env.BENCH_PATCHES ?? 100);
@@ -25,15 +25,6 @@ function thousandTaskChangeSet() {
     }
   }
   return { createTasks, createDependencies };
-}
-
-async function post(gantry, path, body, method = 'POST') {
-  const started = performance.now();
-  const response = await fetch(`${gantry.base}${path}`, { method, headers: gantry.headers, body: JSON.stringify(body) });
-  const text = await response.text();
-  const elapsed = performance.now() - started;
-  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text.slice(0, 300)}`);
-  return { elapsed, json: JSON.parse(text) };
 }
 
 async function run(label, url) {

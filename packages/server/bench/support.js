@@ -86,3 +86,13 @@ export async function startGantry(env) {
     },
   };
 }
+
+/** One request to a started gantry, timed by the client from request to whole response; throws on a non-2xx. */
+export async function post(gantry, path, body, method = 'POST') {
+  const started = performance.now();
+  const response = await fetch(`${gantry.base}${path}`, { method, headers: gantry.headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  const elapsed = performance.now() - started;
+  if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text.slice(0, 300)}`);
+  return { elapsed, json: JSON.parse(text) };
+}
