@@ -55,7 +55,7 @@ export interface ProjectInput {
   scheduleFrom?: 'forward' | 'backward';
   /** Anchor for backward scheduling (the end of that working day is used). */
   finishAt?: string | null;
-  /** Alias of `finishAt` for backward scheduling (product decision 8). */
+  /** Alias of `finishAt` for backward scheduling (docs/scheduling.md, decision 8). */
   deadline?: string | null;
   /** Project calendar; default: the built-in Standard calendar. */
   calendarId?: string | null;
