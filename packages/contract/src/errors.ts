@@ -1,7 +1,7 @@
 /**
  * The error catalogue: every stable `error` code the API can answer with, its HTTP
  * status and what it means. The server maps errors to HTTP only through this table,
- * and a test checks it against the OpenAPI document and the spec.
+ * and a test checks it against the OpenAPI document and docs/api.md.
  */
 export const errorCatalogue = {
   invalid_request: {

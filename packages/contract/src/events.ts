@@ -1,4 +1,4 @@
-/** Every webhook event type, with what triggers it (spec § Events, Catalog). */
+/** Every webhook event type, with what triggers it (docs/api.md › Events says which are emitted yet). */
 export const eventCatalog = [
   { type: 'project.created', description: 'A project is created: blank, from a template, duplicated or imported (`data.source`).' },
   { type: 'project.updated', description: 'Project fields change, or a saved version is restored (`data.changes`, `data.reason`).' },

@@ -71,7 +71,7 @@ interface DayRules {
 }
 
 /**
- * Working-time arithmetic on one calendar, exact to the minute (scheduling.md §1.2).
+ * Working-time arithmetic on one calendar, exact to the minute (docs/scheduling.md › Working time).
  *
  * Instants are **UTC epoch minutes** (`Math.floor(Date.parse(iso) / 60000)`). Internally
  * each instant is converted to the calendar's wall-clock time (its IANA zone) and mapped
@@ -432,14 +432,14 @@ export class WorkCalendar {
     return this.startAtPosition(this.position(t));
   }
 
-  /** Like `nextWorkStart`, but an interval end is kept: milestones may sit at 17:00 (§1.3). */
+  /** Like `nextWorkStart`, but an interval end is kept: milestones may sit at 17:00. */
   nextMilestoneStart(t: number): number {
     const w = this.position(t);
     const back = this.finishAtPosition(w);
     return back === t ? t : this.startAtPosition(w);
   }
 
-  /** Moves t back to the previous interval end when no working time lies in between (§1.2 #5). */
+  /** Moves t back to the previous interval end when no working time lies in between. */
   normalizeFinish(t: number): number {
     return this.finishAtPosition(this.position(t));
   }

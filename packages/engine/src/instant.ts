@@ -1,7 +1,7 @@
 /**
  * Conversions between ISO-8601 strings, UTC epoch minutes and calendar-local wall-clock
  * minutes. The engine works internally on integer epoch minutes (UTC); calendars convert
- * to their own wall-clock time only inside their arithmetic (product decision 1).
+ * to their own wall-clock time only inside their arithmetic (docs/scheduling.md, decision 1).
  */
 
 /**

@@ -206,7 +206,8 @@ export class Network {
     const ps = toEpochMinutes(project.startAt);
     const anchor = toEpochMinutes(project.finishAt ?? project.deadline ?? null);
     this.projectStart = ps ?? anchor ?? 0;
-    // Product decision 8: backward projects are anchored at the end of the deadline's working day.
+    // docs/scheduling.md, decision 8: backward projects are anchored at the end of the
+    // deadline's working day.
     let af = NONE;
     if (anchor !== null) {
       const pc = this.projectCal;
@@ -334,7 +335,7 @@ export class Network {
     let actual = actualIn !== null && actualIn !== undefined ? minutes(actualIn) : Math.round((dur * pct) / 100);
     let rem: number;
     if (as !== null && af !== null && af >= as) {
-      // Product decision 9: an actual finish fixes the duration to the worked span.
+      // docs/scheduling.md, decision 9: an actual finish fixes the duration to the worked span.
       dur = isMilestone ? 0 : Math.max(0, cal.workBetween(as, af));
       actual = dur;
       rem = 0;

@@ -1,6 +1,6 @@
 /**
- * PERT expected duration `(O + 4M + P) / 6` rounded to the nearest minute (scheduling.md
- * §7, product decision 11). `weights` default to 1-4-1 and must sum to 6 to keep the
+ * PERT expected duration `(O + 4M + P) / 6` rounded to the nearest minute (docs/scheduling.md
+ * › PERT, decision 11). `weights` default to 1-4-1 and must sum to 6 to keep the
  * scale; returns `null` when optimistic or pessimistic is missing or any input is not a
  * finite number. It is a derived value: it never replaces `durationMin`.
  */

@@ -23,7 +23,7 @@ let std: WorkCalendar | null = null;
 
 /**
  * Applies one progress edit the way Microsoft Project relates % complete, actual and
- * remaining duration (scheduling.md §5.1, product decision 9). Pure; minutes are integers,
+ * remaining duration (docs/scheduling.md › Progress, decision 9). Pure; minutes are integers,
  * `progressPct` is rounded to 2 decimals. `calendar` (default Standard) measures the
  * duration between actual start and actual finish. Never throws.
  */

@@ -263,7 +263,7 @@ export class Scheduler {
     let fullFloat = full;
     if (net.backward) {
       // Finish-scheduled: late dates first from the anchor, then early dates from the
-      // resulting project start (scheduling.md §3.6).
+      // resulting project start (docs/scheduling.md › Finish-scheduled projects).
       this.projectFinish = net.projectAnchorFinish;
       this.pass2 = false;
       // Always a full run from a clean state: the first backward pass must not see early
@@ -282,7 +282,7 @@ export class Scheduler {
       this.projectStartEff = Number.isFinite(ps) ? ps : net.projectAnchorFinish;
       this.dirtyF.fill(1);
       this.forwardPass();
-      // Mirror of §2.6: ALAP predecessors of ASAP tasks are pulled by the ASAP early dates.
+      // Mirror of the ALAP rule: predecessors of ASAP tasks are pulled by their early dates.
       this.pass2 = true;
       this.dirtyB.fill(1);
       this.backwardPass();
@@ -301,7 +301,8 @@ export class Scheduler {
       if (fullBackward) this.dirtyB.fill(1);
       this.backwardPass();
       if (net.hasAlap) {
-        // §2.6: a second forward pass lets ASAP successors follow ALAP tasks placed late.
+        // docs/scheduling.md › ALAP tasks: a second forward pass lets ASAP successors follow
+        // ALAP tasks placed late.
         this.pass2 = true;
         this.dirtyF.fill(1);
         this.forwardPass();
@@ -439,7 +440,7 @@ export class Scheduler {
     else this.leafForward(v);
   }
 
-  /** Early dates of a link's predecessor as seen by successor `v` (ALAP rule of §2.6). */
+  /** Early dates of a link's predecessor as seen by successor `v` (the ALAP rule). */
   private predEarly(u: number, v: number, wantFinish: boolean): number {
     const net = this.net;
     if (this.pass2 && u < net.n && this.atLateDates(u) && !(v < net.n && net.ckind[v] === C_ALAP)) {
@@ -451,8 +452,8 @@ export class Scheduler {
   /**
    * Collects the link candidates into leaf or summary `v` in `out`: the latest start and
    * finish candidates (−∞ if none), the links producing them and whether any link (own or
-   * inherited from an ancestor summary, §4.2) exists. Lags are counted on `cal`, the
-   * calendar of the task being scheduled (§1.6), also for links inherited from summaries.
+   * inherited from an ancestor summary) exists. Lags are counted on `cal`, the
+   * calendar of the task being scheduled (decision 2), also for links inherited from summaries.
    */
   private gather(v: number, cal: WorkCalendar, out: Candidates): void {
     const net = this.net;
@@ -466,7 +467,8 @@ export class Scheduler {
     out.fIsSf = false;
     if (inStart[v] !== inStart[v + 1]) this.gatherLinks(v, v, cal, out);
     for (let p = net.parent[v]!; p >= 0; p = net.parent[p]!) {
-      // §4.3 [inferred]: a summary SNET (or MSO) is a lower bound for all its leaves.
+      // docs/scheduling.md › Summary tasks (our choice): a summary SNET (or MSO) is a lower
+      // bound for all its leaves.
       if ((net.ckind[p] === C_SNET || net.ckind[p] === C_MSO) && net.cdate[p]! > out.s) {
         out.s = net.cdate[p]!;
         out.sPos = NaN;
@@ -561,14 +563,14 @@ export class Scheduler {
       if (net.complete[i] && Number.isFinite(net.actualFinish[i]!)) this.ef[i] = net.actualFinish[i]!;
       else {
         let ef = cal.addWork(as, d);
-        // §5.2: only FNET is honored on a started task; it stretches the finish.
+        // Only FNET is honored on a started task (as Microsoft Project): it stretches the finish.
         if (net.ckind[i] === C_FNET && net.cdate[i]! > ef) ef = net.cdate[i]!;
         this.ef[i] = ef;
       }
       this.conflictBits[i] = bits;
       return;
     }
-    // Link-driven early start (§2.3), FF/SF via the finish.
+    // Link-driven early start, FF/SF via the finish.
     let x = g.s;
     const fs = Number.isFinite(g.f) ? cal.subWork(g.f, d) : NEG;
     let bindingDep = g.sDep;
@@ -596,7 +598,7 @@ export class Scheduler {
     const es0 = g.has ? Math.max(x, ps) : ps;
     let es = es0;
     // Only an SF-driven finish is kept as computed (a start-type instant such as Monday
-    // 08:00, as the MSPDI fixtures show); FF finishes are normalized as in §2.3.
+    // 08:00, as the MSPDI fixtures show); FF finishes are normalized.
     let finishFixed = fs === x && Number.isFinite(fs) && fs >= ps && g.fIsSf ? g.f : NaN;
     const ck = net.ckind[i]!;
     const c = net.cdate[i]!;
@@ -796,7 +798,7 @@ export class Scheduler {
     let lsx = this.lss[x]!;
     let lfx = this.lf[x]!;
     if (net.backward && this.pass2 && x < net.n && !net.isSummary[x] && net.ckind[x] !== C_ALAP) {
-      // §3.6 step 5 [inferred]: ASAP successors pull with their early dates.
+      // Finish-scheduled, second backward pass: ASAP successors pull with their early dates.
       lsx = this.es[x]!;
       lfx = this.ef[x]!;
     }
@@ -972,7 +974,7 @@ export class Scheduler {
     this.setLateDates(i, cal, link < lf ? link : lf, link, linkPos);
   }
 
-  /** §3.6 [inferred]: in finish-scheduled projects SNET/FNET may push a task later than its successors allow. */
+  /** Finish-scheduled projects (our choice): SNET/FNET may push a task later than its successors allow. */
   private applyBackwardModeEarlyConstraints(i: number, lf: number, cal: WorkCalendar, d: number): number {
     const net = this.net;
     const c = net.cdate[i]!;
@@ -1003,7 +1005,8 @@ export class Scheduler {
         if (c < ls) ls = c;
       } else if (c < lf) lf = c;
     }
-    // §4.3 [inferred]: a summary FNLT (and deadline) bounds all its leaves' late finish.
+    // Summary constraints (our choice): a summary FNLT (and deadline) bounds all its
+    // leaves' late finish.
     if (net.ckind[s] === C_FNLT && net.cdate[s]! < lf) lf = net.cdate[s]!;
     if (net.deadline[s]! < lf) lf = net.deadline[s]!;
     this.lf[v] = lf;
@@ -1048,14 +1051,14 @@ export class Scheduler {
     const ef = this.ef[i]!;
     const ls = this.ls[i]!;
     const lf = this.lf[i]!;
-    // Scheduled dates (§2.6): ALAP at late dates in forward projects; in backward projects
+    // Scheduled dates: ALAP at late dates in forward projects; in backward projects
     // everything but ASAP sits at its late dates.
     const useLate = net.backward
       ? net.ckind[i] !== C_ASAP && !net.started[i] && !net.manual[i]
       : this.atLateDates(i);
     this.start[i] = useLate ? this.lss[i]! : es;
     this.finish[i] = useLate ? lf : ef;
-    // ALAP (forward) / ASAP (backward) slack is forced to 0 (§2.6, §3.6), unless negative.
+    // ALAP (forward) / ASAP (backward) slack is forced to 0, unless negative.
     const forcedZero = net.backward
       ? net.ckind[i] === C_ASAP && !net.manual[i] && !net.started[i] && this.lss[i]! >= es
       : useLate;
@@ -1085,7 +1088,7 @@ export class Scheduler {
       }
     }
     this.tf[i] = tf;
-    // Free float over own and inherited (summary) outgoing links (§3.3).
+    // Free float over own and inherited (summary) outgoing links.
     let ff = POS;
     if (!net.complete[i]) {
       const pES = useLate ? this.lss[i]! : es;
@@ -1156,7 +1159,7 @@ export class Scheduler {
     const net = this.net;
     for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
       const t = net.outType[q]!;
-      // Inherited SS/SF links bind only the summary's earliest leaf (§4.2).
+      // Inherited SS/SF links bind only the summary's earliest leaf.
       if (leaf >= 0 && (t === SS || t === SF) && this.es[leaf] !== this.es[v]) continue;
       const x = net.outDst[q]!;
       let xES: number;
@@ -1396,7 +1399,7 @@ export class Scheduler {
     };
   }
 
-  /** §4.1: Σ actual duration ÷ Σ duration over leaf descendants. */
+  /** Σ actual duration ÷ Σ duration over leaf descendants. */
   private summaryProgress(s: number): number {
     const net = this.net;
     let a = 0;

@@ -37,7 +37,7 @@ const round = (x: number) => (Number.isFinite(x) ? Math.max(0, Math.round(x)) : 
 
 /**
  * Applies one edit with Microsoft Project's Work = Duration × Units relation for the task's
- * type (scheduling.md §6.2) and effort-driven rules for assignee changes (§6.3, product
+ * type and effort-driven rules for assignee changes (docs/scheduling.md › Task types and effort,
  * decision 10). Pure: returns a new state. Minutes are rounded to integers and units to
  * whole percent. Without assignees the duration drives the dates and work is kept as
  * entered. `fixed_work` is always effort-driven. Never throws; zero units or zero duration
@@ -83,7 +83,7 @@ export function applyTaskEdit(state: EffortState, edit: TaskEdit): EffortState {
       const U2 = unitsSum(next.assignments);
       if (U2 <= 0) return next;
       if (U <= 0) {
-        // First assignment(s): effort-driven does not fire (§6.3, decision 10).
+        // First assignment(s): effort-driven does not fire (decision 10).
         if (type === 'fixed_work' && state.workMin > 0) next.durationMin = round(state.workMin / U2);
         else next.workMin = round(state.durationMin * U2);
         return next;

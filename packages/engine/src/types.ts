@@ -1,6 +1,7 @@
 /**
  * Plain, JSON-serialisable input and output shapes of the engine. Field names mirror the
- * service API (`service-api.md`, Task and Dependency tables) so the server maps rows 1:1.
+ * REST API's Task and Dependency (docs/api.md, the OpenAPI document) so the server maps
+ * rows 1:1.
  * All durations, lags and floats are integer **working minutes**; all instants are ISO-8601
  * strings (output: `Date.prototype.toISOString()` form, UTC).
  */
@@ -55,7 +56,7 @@ export interface ProjectInput {
   scheduleFrom?: 'forward' | 'backward';
   /** Anchor for backward scheduling (the end of that working day is used). */
   finishAt?: string | null;
-  /** Alias of `finishAt` for backward scheduling (product decision 8). */
+  /** Alias of `finishAt` for backward scheduling (docs/scheduling.md, decision 8). */
   deadline?: string | null;
   /** Project calendar; default: the built-in Standard calendar. */
   calendarId?: string | null;

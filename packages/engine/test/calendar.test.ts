@@ -6,7 +6,7 @@ const std = createCalendar(STANDARD_CALENDAR);
 const m = (iso: string) => toEpochMinutes(iso)!;
 const s = (min: number) => toIsoString(min);
 
-describe('working-time primitives (§1.2, scenario 7)', () => {
+describe('working-time primitives (scenario 7)', () => {
   it('addWork lands on an interval end, not the next start', () => {
     expect(s(std.addWork(m(at(2, '08:00')), 480))).toBe(at(2, '17:00'));
     expect(s(std.addWork(m(at(2, '13:00')), 480))).toBe(at(3, '12:00'));

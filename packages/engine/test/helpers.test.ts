@@ -3,7 +3,7 @@ import { applyProgressEdit, applyTaskEdit, pertExpectedDuration, type EffortStat
 
 const r = (id: string, unitsPct = 100) => ({ resourceId: id, unitsPct });
 
-describe('task types (§6.2)', () => {
+describe('task types', () => {
   it('fixed_units: duration edit changes work, work edit changes duration', () => {
     let s: EffortState = { taskType: 'fixed_units', effortDriven: false, durationMin: 480, workMin: 480, assignments: [r('R1')] };
     s = applyTaskEdit(s, { kind: 'duration', durationMin: 960 });
@@ -38,7 +38,7 @@ describe('task types (§6.2)', () => {
   });
 });
 
-describe('effort-driven (§6.3, scenarios 52–53)', () => {
+describe('effort-driven (scenarios 52–53)', () => {
   const base = (taskType: EffortState['taskType'], effortDriven: boolean): EffortState => ({
     taskType,
     effortDriven,
@@ -77,7 +77,7 @@ describe('effort-driven (§6.3, scenarios 52–53)', () => {
   });
 });
 
-describe('PERT (§7, scenario 54)', () => {
+describe('PERT (scenario 54)', () => {
   it('computes the 1-4-1 weighted mean, rounded', () => {
     expect(pertExpectedDuration(960, 1920, 2880)).toBe(1920);
     expect(pertExpectedDuration(480, 960, 2400)).toBe(1120);
@@ -86,7 +86,7 @@ describe('PERT (§7, scenario 54)', () => {
   });
 });
 
-describe('progress edits (§5.1, scenario 48)', () => {
+describe('progress edits (scenario 48)', () => {
   const st = { durationMin: 960, progressPct: 50, actualDurationMin: 480, remainingDurationMin: 480, actualStartAt: '2026-03-02T08:00:00.000Z', actualFinishAt: null };
   it('remaining duration edit extends the duration', () => {
     const s = applyProgressEdit(st, { kind: 'remainingDurationMin', remainingDurationMin: 720 });
@@ -100,7 +100,7 @@ describe('progress edits (§5.1, scenario 48)', () => {
     const s = applyProgressEdit({ ...st, progressPct: 0, actualDurationMin: 0, remainingDurationMin: 960, actualStartAt: null }, { kind: 'progressPct', progressPct: 25, scheduledStartAt: '2026-03-04T08:00:00.000Z' });
     expect(s).toMatchObject({ actualDurationMin: 240, remainingDurationMin: 720, actualStartAt: '2026-03-04T08:00:00.000Z' });
   });
-  it('actual finish fixes the duration to the worked span (decision 9)', () => {
+  it('actual finish fixes the duration to the worked span (product decision 9)', () => {
     const s = applyProgressEdit(st, { kind: 'actualFinishAt', actualFinishAt: '2026-03-04T12:00:00.000Z' });
     expect(s).toMatchObject({ durationMin: 1200, actualDurationMin: 1200, remainingDurationMin: 0, progressPct: 100 });
   });

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { at, plan, span } from './support/plan.js';
 
-/** scheduling.md §9, one test per scenario (numbers in the titles). */
+/**
+ * Worked scenarios for the rules of docs/scheduling.md (Standard calendar, project start
+ * Monday 2026-03-02 08:00), one test per scenario; the number in a title labels it.
+ */
 const STD_TUE_OFF = {
   id: 'tueoff',
   weekly: [[], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], [['08:00', '12:00'], ['13:00', '17:00']], []] as [string, string][][],
@@ -438,7 +441,7 @@ describe('manual, leveling, backward', () => {
   });
 });
 
-describe('summary constraints and deadlines (§4.3)', () => {
+describe('summary constraints and deadlines', () => {
   it('a summary SNET bounds its leaves; a summary FNLT limits their late finish', () => {
     const p = plan(
       [
@@ -461,7 +464,7 @@ describe('summary constraints and deadlines (§4.3)', () => {
   });
 });
 
-describe('§2.3 worked link examples', () => {
+describe('worked link examples', () => {
   it('FF −240 and FF +960', () => {
     const p = plan(
       [{ id: 'P', durationMin: 960 }, { id: 'S' }, { id: 'Q' }, { id: 'R' }],
@@ -479,15 +482,14 @@ describe('§2.3 worked link examples', () => {
     expect(p.t('B').finishAt).toBe(at(4, '08:00')); // ≡ Tue 17:00, kept as MS Project stores it
     expect(p.t('C').startAt).toBe(at(2, '13:00'));
   });
-  it('lag in free float (S36): FS +240 with a parallel long task', () => {
-    // §3.5 quotes TS 720 for A with a 2400-minute parallel task; that figure corresponds to
-    // a project finish of Thu 17:00 (a 1920-minute parallel task), which is used here.
+  it('lag in free float: FS +240 with a parallel long task', () => {
+    // A's total float of 720 needs a project finish of Thu 17:00, hence a 1920-minute parallel task.
     const p = plan([{ id: 'A' }, { id: 'B' }, { id: 'C', durationMin: 1920 }], [['A', 'B', 'FS', 240]]);
     expect(p.t('B').startAt).toBe(at(3, '13:00'));
     expect(p.t('A').freeFloatMin).toBe(0);
     expect(p.t('A').totalFloatMin).toBe(720);
   });
-  it('worked network S07', () => {
+  it('worked network: two chains into one task', () => {
     const p = plan(
       [{ id: 'A', durationMin: 960 }, { id: 'B' }, { id: 'C' }, { id: 'D', durationMin: 240 }],
       [['A', 'C'], ['B', 'C'], ['B', 'D']],

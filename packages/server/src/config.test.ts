@@ -11,7 +11,7 @@ function problems(env: Record<string, string>): string[] {
   }
 }
 
-// architecture.md § Configuration: every variable from the environment, checked at start-up,
+// README › Configuration: every variable from the environment, checked at start-up,
 // every problem listed at once.
 describe('loadConfig', () => {
   it('treats an empty variable as unset, for every variable alike', () => {

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ESLint } from 'eslint';
@@ -38,5 +40,26 @@ describe('import boundaries', () => {
     ['packages/server/src/webhooks/probe.ts', "import { dispatchEvents } from '../domain/webhooks/deliveries.js';\nexport const x = dispatchEvents;\n"],
   ])('%s allows: %s', async (file, source) => {
     expect(await restrictedImports(file, source)).toEqual([]);
+  });
+});
+
+// A user's clone has no folder beside it: nothing tracked may point at the team's reference
+// folder next to the checkout. The folder's name is kept apart from the paths below so
+// that this file does not match its own pattern.
+describe('self-contained repository', () => {
+  const outside = 'shared';
+  const reference = new RegExp(`\\.\\./${outside}\\b|\\b${outside}/(fixtures|design|spec|hooks)\\b`);
+
+  it('no tracked file refers to the folder beside the checkout', () => {
+    const files = execFileSync('git', ['ls-files', '-z'], { cwd: root, encoding: 'utf8' })
+      .split('\0')
+      .filter((file) => file !== '' && file !== 'package-lock.json');
+    expect(files.length).toBeGreaterThan(0);
+    const offending = files.flatMap((file) =>
+      readFileSync(path.join(root, file), 'utf8')
+        .split('\n')
+        .flatMap((line, index) => (reference.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])),
+    );
+    expect(offending).toEqual([]);
   });
 });

@@ -4,9 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { schedule, type CalendarInput, type ScheduleInput, type TaskInput } from '../../src/index.js';
 
-/** MSPDI golden test: every normalized Microsoft Project plan in shared/fixtures/mspdi. */
-const here = dirname(fileURLToPath(import.meta.url));
-const FIXTURES = join(here, '../../../../../shared/fixtures/mspdi');
+/** MSPDI golden test: every normalized Microsoft Project plan in `mspdi/` (see its README). */
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), 'mspdi');
 
 interface FixtureTask {
   uid: number;
@@ -113,9 +112,8 @@ const FIELDS = ['start', 'finish', 'earlyStart', 'lateFinish', 'totalSlack', 'ea
 
 describe('MSPDI golden files (Microsoft Project computed dates)', () => {
   const files = readdirSync(FIXTURES).filter((f) => /^mpxj-.*\.json$/.test(f)).sort();
-  it('finds the fixtures', () => {
-    expect(files.length).toBeGreaterThan(0);
-  });
+  // A suite without plans would pass while checking nothing.
+  if (files.length === 0) throw new Error(`no mpxj-*.json plan in ${FIXTURES}`);
   for (const file of files) {
     it(`${file} matches Microsoft Project to the minute`, () => {
       const f = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Fixture;

@@ -8,7 +8,7 @@ import {
   type TaskResult,
 } from '../../src/index.js';
 
-/** `at(3, '13:00')` → 2026-03-03T13:00:00.000Z (the week of scheduling.md §0); month defaults to March. */
+/** `at(3, '13:00')` → 2026-03-03T13:00:00.000Z (the week of the examples in docs/scheduling.md); month defaults to March. */
 export function at(day: number, hm: string, month = 3): string {
   return `2026-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}T${hm}:00.000Z`;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { presentEvent } from './events.js';
 
 describe('presentEvent', () => {
-  it('builds the spec envelope from an outbox row, with the API version', () => {
+  it('builds the documented envelope from an outbox row, with the API version', () => {
     const envelope = presentEvent({
       id: 'e1',
       type: 'task.completed',

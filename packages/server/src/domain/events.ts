@@ -1,7 +1,7 @@
 import { API_VERSION } from '@gantry/contract';
 import type { EventRow } from '../store/store.js';
 
-/** An outbox event as webhooks deliver it (spec § Events, Envelope). */
+/** An outbox event as webhooks deliver it (docs/api.md › Events). */
 export interface EventEnvelope {
   id: string;
   type: string;

@@ -14,7 +14,7 @@ import type { LookupResolver } from './destination-guard.js';
 // address that was judged public; IP-literal URLs never reach a lookup, so they are judged
 // by `checkWebhookUrl` before each send.
 
-/** Spec "Limits": the receiver must answer within 10 seconds. */
+/** docs/api.md › Limits: the receiver must answer within 10 seconds. */
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 /** Response body bytes read at most; the rest is discarded and the connection closed. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -62,7 +62,7 @@ function agentFor(allowPrivate: boolean, timeoutMs: number, resolver: LookupReso
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       // No redirect interceptor is composed in: undici v7 never follows redirects without
-      // one, so a 3xx is returned to us as is (spec, delivery rule 1).
+      // one, so a 3xx is returned to us as is: redirects are never followed.
     });
     byOptions.set(key, agent);
   }

@@ -1,11 +1,11 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// Webhook signatures (service-api.md, Events › Signature): the `Service-Signature` header is
+// Webhook signatures (docs/api.md › Deliveries): the `Service-Signature` header is
 // `t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<raw body>">`, keyed with the whole secret
 // string (prefix included). This is the scheme Stripe uses, so receivers can reuse existing
 // verifiers, and our tests check our output against Stripe's own implementation.
 
-/** Default receiver tolerance between `t` and the receiver's clock, in seconds (spec: 5 min). */
+/** Default receiver tolerance between `t` and the receiver's clock, in seconds (5 min, as docs/api.md tells receivers). */
 export const SIGNATURE_TOLERANCE_SEC = 300;
 
 function hmacHex(secret: string, rawBody: string, timestampSec: number): string {
@@ -42,7 +42,7 @@ export function signPayload(secret: string, rawBody: string, timestampSec: numbe
  * so response timing does not reveal how many leading characters matched.
  *
  * @param nowSec the receiver's clock, Unix seconds.
- * @param toleranceSec maximum |nowSec − t|, seconds; default 300 (spec: 5 minutes).
+ * @param toleranceSec maximum |nowSec − t|, seconds; default 300 (5 minutes).
  * @returns `false` for any malformed header, stale timestamp or mismatch; never throws.
  */
 export function verifySignature(

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Authentication: 401 / 403 / 404 rules, scopes and their aliases, workspace
+// docs/api.md › Authentication: 401 / 403 / 404 rules, scopes and their aliases, workspace
 // restriction, expiry, revocation, roles, deletion, and the audit log of every call.
 describe('authentication and access', () => {
   let server: TestServer;

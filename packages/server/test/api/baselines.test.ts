@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, newTask, planningClient, type PlanningClient, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Resources › Baseline, § Endpoints › Projects (baseline list/save), § Events
-// (baseline.saved, automatic at the first progress); contract BaselineCreate.
+// docs/api.md › Baselines (list and save, automatic at the first progress) and › Events
+// (baseline.saved); contract BaselineCreate.
 describe('baselines', () => {
   let server: TestServer;
   let owner: User;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, fieldPaths, newTask, planningClient, scheduleDrift, uuid, type PlanningClient } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Endpoints › Tasks (ChangeSet), § Limits (changes per change set), § Errors (409 dependency_cycle);
+// docs/api.md › Change sets, › Limits (changes per change set), › Error codes (409 dependency_cycle);
 // contract routes.createTasks: client-chosen ids, one transaction, nothing saved on a problem.
 describe('change sets', () => {
   let server: TestServer;

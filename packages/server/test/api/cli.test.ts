@@ -4,7 +4,7 @@ import { exited, runGantry, startGantry } from '../support/processes.js';
 import { createTestStoreEnv } from '../support/test-store.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
-// architecture.md § Command line: the `gantry` bin works on the same store as the server,
+// README › Command line: the `gantry` bin works on the same store as the server,
 // prints JSON with --json, and exits non-zero with a clear message on bad input (usage
 // problems: exit 2).
 describe('gantry CLI', () => {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, fieldPaths, newTask, planningClient, scheduleDrift, uuid, type PlanningClient } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Endpoints › Dependencies, § Resources › Dependency, § Errors (409 dependency_cycle).
+// docs/api.md › Dependencies and › Error codes (409 dependency_cycle); contract Dependency.
 describe('dependencies', () => {
   let server: TestServer;
   let client: PlanningClient;

@@ -4,7 +4,7 @@ import { provisionUser, startTestServer, type ApiResponse, type TestServer } fro
 
 type ErrorBody = { error: string; message?: string; details?: { fields?: { path: string; message: string }[]; [k: string]: unknown } };
 
-/** Spec § Errors: every error is JSON `{error: string, details?: object}`. */
+/** docs/api.md › Requests and responses: every error is JSON `{error, message, details?}`. */
 function expectErrorShape(response: ApiResponse<unknown>, status: number, code: string): ErrorBody {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type') ?? '').toMatch(/^application\/json/);
@@ -29,9 +29,9 @@ function fieldsOf(body: ErrorBody): { path: string; message: string }[] {
   return fields ?? [];
 }
 
-// Spec § Errors and the HTTP ground rules of § What the service does (JSON in and out,
-// `Content-Type: application/json` on bodies), § Limits, architecture.md point 6
-// (`400 invalid_request` with `details.fields[{path,message}]`).
+// docs/api.md › Requests and responses (JSON in and out, `Content-Type: application/json`
+// on bodies, `400 invalid_request` with `details.fields[{path,message}]`), › Error codes
+// and › Limits.
 describe('error shapes and HTTP ground rules', () => {
   let server: TestServer;
   let user: Awaited<ReturnType<typeof provisionUser>>;
@@ -265,7 +265,7 @@ describe('error shapes and HTTP ground rules', () => {
   }
 });
 
-// Spec § Errors (a server-side store outage is an error too). Its own server, started
+// docs/api.md › Error codes (a store outage is 503 service_unavailable). Its own server, started
 // after the one above is closed, so only one store exists at a time.
 describe('health when the store is gone', () => {
   it('answers GET /healthz 503 with a catalogued error body when the store cannot be reached', async () => {
@@ -274,8 +274,8 @@ describe('health when the store is gone', () => {
       await broken.store.close();
       const response = await broken.request<{ error?: string }>('GET', '/healthz');
       expect(response.status).toBe(503);
-      // Spec § Errors: all errors are JSON {error, details?} with a stable code; the
-      // catalogue's code for an unreachable store is service_unavailable.
+      // Every error is JSON with a stable code; the catalogue's code for an unreachable
+      // store is service_unavailable.
       expect(response.body.error).toBe('service_unavailable');
       expect(JSON.stringify(response.body)).toMatch(/"reachable":false/);
     } finally {

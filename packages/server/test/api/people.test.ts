@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventData, expectStatus, fieldPaths, newTask, planningClient, uuid, type PlanningClient, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Endpoints › People (assignees), § Endpoints › Tasks (comments), § Resources ›
-// Assignee and Comment; contract routes.putAssignees (WriteResult plus `task`).
+// docs/api.md › People (assignees, comments); contract Assignee, Comment and
+// routes.putAssignees (WriteResult plus `task`).
 describe('people: assignees and comments', () => {
   let server: TestServer;
   let owner: User;

@@ -3,8 +3,8 @@ import type { EventRow } from '../../src/store/store.js';
 import { eventData, expectStatus, newTask, planningClient, type PlanningClient, type Task, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Events › Catalog and Envelope; docs/api.md › Events (appended to the outbox in the
-// same transaction as the change).
+// docs/api.md › Events: the envelope and the events each write emits, appended to the
+// outbox in the same transaction as the change.
 describe('planning events', () => {
   let server: TestServer;
   let owner: User;

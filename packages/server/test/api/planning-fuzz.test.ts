@@ -4,7 +4,7 @@ import { planningClient, scheduleDrift, type PlanningClient, type User } from '.
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 // Property: whatever a client sends to the planning write endpoints, the service answers
-// a documented 2xx/4xx (spec § Errors; docs/api.md › Error codes), never a 5xx; every 400
+// a documented 2xx/4xx (docs/api.md › Error codes), never a 5xx; every 400
 // lists its problems in details.fields; and afterwards the stored schedule equals a full
 // recomputation by the engine.
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, newTask, planningClient, uuid, type PlanningClient, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Authentication (scopes; destructive deletes), § Errors (403 forbidden, 404
-// not_found for invisible projects); docs/api.md › Error codes (details.reason).
+// docs/api.md › Authentication (scopes, roles, 404 not_found for invisible projects) and
+// › Error codes (403 forbidden and its details.reason, destructive deletes included).
 describe('planning permissions', () => {
   let server: TestServer;
   let owner: User;

@@ -3,7 +3,7 @@ import { provisionUser, startTestServer, type TestServer } from '../support/test
 
 type PlanTask = { id: string; startAt: string; finishAt: string };
 
-// Spec § Projects, PATCH: `rescheduled` is true when the schedule was recalculated because
+// PATCH /api/projects/{id} (contract ProjectPatchResult): `rescheduled` is true when the schedule was recalculated because
 // the start date, calendar or direction changed — and the tasks really move.
 describe('PATCH /api/projects/{id} reschedules the plan', () => {
   let server: TestServer;

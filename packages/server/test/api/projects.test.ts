@@ -29,8 +29,8 @@ function eventData(row: EventRow): Record<string, unknown> {
   return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>;
 }
 
-// Spec § Resources › Project, § Endpoints › Projects, § Events (project.created,
-// project.updated) and § Limits (project key).
+// docs/api.md › Projects, › Events (project.created, project.updated) and › Limits
+// (project key); contract Project.
 describe('projects', () => {
   let server: TestServer;
   let owner: Awaited<ReturnType<typeof provisionUser>>;

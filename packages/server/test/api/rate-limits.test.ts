@@ -4,9 +4,9 @@ import { provisionUser, startTestServer, type ApiResponse, type TestServer } fro
 
 type ErrorBody = { error: string; message?: string; details?: { retryAfterSec?: number } };
 
-// Spec § Limits: per key, sliding one-minute window, 240 reads and 60 writes per minute.
+// docs/api.md › Limits: per key, sliding one-minute window, 240 reads and 60 writes per minute.
 // Over a limit: 429 `rate_limited` with a `Retry-After` header (seconds) and
-// `details.retryAfterSec` (spec § Errors). The defaults are used on purpose (no env
+// `details.retryAfterSec` (docs/api.md › Error codes). The defaults are used on purpose (no env
 // override): the test proves the documented numbers.
 describe('rate limits', () => {
   let server: TestServer;

@@ -41,10 +41,10 @@ function slowPost(base: string, pathname: string, key: string, body: string) {
   return { done, finish: () => finish() };
 }
 
-// main.ts / architecture.md § Command line (`gantry serve`): SIGTERM stops accepting
+// main.ts / README › Command line (`gantry serve`): SIGTERM stops accepting
 // connections, lets in-flight requests finish, flushes the audit log and closes the
 // store, then exits 0. Logs are JSON lines on stdout and never contain credentials
-// (spec § Authentication: keys are secrets shown once).
+// (docs/api.md › Authentication: keys are secrets shown once).
 describe('graceful shutdown of `gantry serve`', () => {
   // One store at a time: this test's store is dropped before the next test starts its own.
   let storeEnv: TestStoreEnv | undefined;
@@ -128,7 +128,7 @@ describe('graceful shutdown of `gantry serve`', () => {
   });
 
   it('answers requests that arrive while it closes with the catalogued 503 service_unavailable', async () => {
-    // Spec § Errors: `error` is a stable code; the catalogue's code for "shutting down"
+    // docs/api.md › Error codes: the catalogue's code for "shutting down"
     // is `service_unavailable` (503). A pipelined request behind one in flight arrives
     // after close() began.
     const server = await startTestServer();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectStatus, fieldPaths, planningClient, type PlanningClient, type Task } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
-// Spec § Endpoints › Tasks (GET …/tasks query parameters) and § Limits (task list page size).
+// docs/api.md › Listing (GET …/tasks query parameters) and › Limits (task list page size).
 describe('task listing', () => {
   let server: TestServer;
   let client: PlanningClient;

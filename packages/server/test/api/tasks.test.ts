@@ -5,7 +5,7 @@ import { provisionUser, startTestServer, type TestServer } from '../support/test
 const planOnly = ['sortKey'];
 const readOnly = ['projectId', 'completed', 'assignees', 'url'];
 
-// Spec § Resources › Task, § Endpoints › Tasks, § Resources › WriteResult.
+// docs/api.md › Tasks and › WriteResult and conflicts; contract Task and WriteResult.
 describe('tasks', () => {
   let server: TestServer;
   let client: PlanningClient;
@@ -211,7 +211,7 @@ describe('tasks', () => {
     });
   });
 
-  // Spec § Tasks: TaskCreate accepts every Task type, `summary` included (docs/api.md › Tasks).
+  // docs/api.md › Tasks: TaskCreate accepts every Task type, `summary` included.
   describe('explicit summaries (a phase created before its subtasks)', () => {
     it('a summary created alone spans nothing at its earliest date, then rolls up as subtasks arrive', async () => {
       const project = await client.createProject({ name: 'Phases first', key: 'PHF' });
@@ -407,7 +407,7 @@ describe('tasks', () => {
     });
   });
 
-  // Spec § Errors: 500 is a server-side fault. Any JSON string is a valid request value;
+  // docs/api.md › Error codes: 500 is a fault of the server. Any JSON string is a valid request value;
   // one the store cannot keep must be a 400 naming the field, never a 500.
   describe('text values the store may not keep (NUL character)', () => {
     const nul = 'before\u0000after';

@@ -4,7 +4,7 @@ import { engineInput, loadPlan } from '../../src/domain/planning/plan.js';
 import type { EventRow } from '../../src/store/store.js';
 import type { ApiResponse, provisionUser, TestServer } from './test-server.js';
 
-/** Shared types and helpers of the planning API tests (spec § Tasks, § Dependencies, § People). */
+/** Shared types and helpers of the planning API tests (docs/api.md › Tasks, › Dependencies, › People). */
 
 export interface PlanTask {
   id: string;

@@ -21,7 +21,7 @@ async function slowReceiver(delayMs: number) {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
-// Spec § Delivery rules 5: at least once. Kill the server with deliveries pending and
+// docs/api.md › Deliveries: at least once. Kill the server with deliveries pending and
 // in flight, start it again: every event still reaches the receiver.
 describe('webhook delivery survives a crash', () => {
   const children: ChildProcess[] = [];

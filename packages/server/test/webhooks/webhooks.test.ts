@@ -8,7 +8,7 @@ import { provisionUser, startTestServer, type TestServer } from '../support/test
 type Created = { webhook: { id: string; status: string; events: string[] }; secret: string };
 type Delivery = { id: string; status: string; attemptCount: number; nextAttemptAt: string | null; attempts: { ok: boolean; httpStatus: number | null; error: string | null }[]; eventType: string; eventId: string };
 
-// Spec § Events and § Webhook management, against a real local receiver; the worker is
+// docs/api.md › Webhooks, › Deliveries and › Events, against a real local receiver; the worker is
 // driven round by round on the test's clock.
 describe('webhooks', () => {
   let server: TestServer;
@@ -74,12 +74,12 @@ describe('webhooks', () => {
     expect((await server.request('DELETE', `/api/webhooks/${mine.body.webhook.id}`, { key: owner.key })).body).toEqual({ id: mine.body.webhook.id, deleted: true });
   });
 
-  it('delivers signed envelopes that an independent verifier (stripe) accepts, with the spec headers', async () => {
+  it('delivers signed envelopes that an independent verifier (stripe) accepts, with the documented headers', async () => {
     const created = await subscribe({ url: receiver.url, events: ['task.created', 'task.updated'], projectId });
     const task = await server.request<{ tasks: { id: string }[] }>('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { name: 'Signed' } });
     await server.request('PATCH', `/api/projects/${projectId}/tasks/${task.body.tasks[0]?.id}`, { key: owner.key, body: { notes: 'changed' } });
     await drain();
-    // Delivery is unordered (spec § Delivery rules 5): receivers order by createdAt.
+    // Delivery is unordered (docs/api.md › Deliveries): receivers order by createdAt.
     receiver.calls.sort((a, b) => a.body.createdAt.localeCompare(b.body.createdAt) || (a.body.type === 'task.created' ? -1 : 1));
     expect(receiver.calls.map((c) => c.body.type)).toEqual(['task.created', 'task.updated']);
     for (const call of receiver.calls) {

@@ -309,7 +309,7 @@ export class PlanEditor {
     if (item.constraintKind === 'asap' || item.constraintKind === 'alap') row.constraint_date = item.constraintDate === undefined ? null : row.constraint_date;
 
     if (item.manuallyScheduled !== undefined && before.manually_scheduled !== row.manually_scheduled) {
-      // A task turned manual keeps the dates it has now (product decision 5).
+      // A task turned manual keeps the dates it has now (docs/scheduling.md, decision 5).
       row.manual_start_at = row.manually_scheduled ? before.start_at : null;
       row.manual_finish_at = row.manually_scheduled ? before.finish_at : null;
     }
@@ -330,7 +330,7 @@ export class PlanEditor {
     if (item.durationMin !== undefined) {
       this.applyEffort(row, { kind: 'duration', durationMin: item.durationMin });
       if (item.type === undefined && row.type !== 'summary') row.type = item.durationMin === 0 ? 'milestone' : 'task';
-      // A later duration edit of a manual task moves only its finish (product decision 5).
+      // A later duration edit of a manual task moves only its finish (decision 5).
       if (row.manually_scheduled) row.manual_finish_at = null;
     }
     if (item.workMin !== undefined) this.applyEffort(row, { kind: 'work', workMin: item.workMin });
@@ -410,7 +410,7 @@ export class PlanEditor {
     if (JSON.stringify(this.plan.assignments.get(row.id)) !== before) this.applied.reassignedTaskIds.add(row.id);
   }
 
-  /** % complete and actual dates, related as Microsoft Project relates them (§5.1). */
+  /** % complete and actual dates, related as Microsoft Project relates them (docs/scheduling.md › Progress). */
   private applyProgress(row: TaskRow, item: ProgressFields, path: string): void {
     const edits: ProgressEdit[] = [];
     if (item.actualStartAt !== undefined) edits.push({ kind: 'actualStartAt', actualStartAt: toIso(item.actualStartAt) });

@@ -146,7 +146,7 @@ export interface AttemptOutcome {
    * `'unexpected HTTP status 500'`, or a network error such as `'ECONNREFUSED: …'`.
    */
   error: string | null;
-  /** The receiver answered 410 Gone: the caller disables the webhook (spec, delivery rule 4). */
+  /** The receiver answered 410 Gone: the caller disables the webhook (docs/api.md › Deliveries). */
   gone: boolean;
 }
 
