@@ -23,7 +23,7 @@ export const WebhookCreate = z
   .object({
     url: z.string().max(2000).describe('Public https address.'),
     events: z
-      .array(z.string().refine((type) => type === '*' || eventTypes.includes(type), { message: 'is not an event type of the catalog (GET /api/webhooks/events)' }))
+      .array(z.string().refine((type) => type === '*' || eventTypes.some((known) => known === type), { message: 'is not an event type of the catalog (GET /api/webhooks/events)' }))
       .min(1)
       .max(50),
     projectId: Uuid.optional().describe('The project to cover.'),
