@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime, QueryInteger, Uuid } from '../common.js';
-import { eventTypes } from '../events.js';
+import { EventEnvelope, eventTypes } from '../events.js';
 import { limits } from '../limits.js';
 
 export const Webhook = z.object({
@@ -62,7 +62,7 @@ export const Delivery = z.object({
   status: z.enum(['pending', 'succeeded', 'failed']),
   attemptCount: z.number().int(),
   nextAttemptAt: DateTime.nullable(),
-  payload: z.record(z.string(), z.unknown()).describe('The envelope as sent.'),
+  payload: EventEnvelope.describe('The envelope as sent.'),
   attempts: z.array(DeliveryAttempt),
   createdAt: DateTime,
   updatedAt: DateTime,
