@@ -23,6 +23,16 @@ export const DateTime = z.iso.datetime();
 /** An instant as a client may send it: UTC or with an offset (years 1900-2999). */
 export const DateTimeInput = z.iso.datetime({ offset: true }).refine(plausibleYear, yearMessage);
 
+/**
+ * `{field: {from, to}}` over the fields of `shape`, each optional: what an update event
+ * reports, only the fields that changed, each typed as the resource types it.
+ */
+export function fieldChanges<Shape extends z.ZodRawShape>(shape: Shape) {
+  const fields = Object.entries(shape).map(([name, value]) => [name, z.object({ from: value, to: value }).optional()]);
+  // Object.fromEntries loses the keys; the mapped type restores what the entries hold.
+  return z.object(Object.fromEntries(fields) as { [Field in keyof Shape]: z.ZodOptional<z.ZodObject<{ from: Shape[Field]; to: Shape[Field] }>> });
+}
+
 export const ErrorBody = z
   .object({
     error: z.string().describe('Stable error code, see the error catalogue.'),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from './common.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
+import { eventEnvelopes, listedEvents } from './events.js';
 import { API_VERSION, limits } from './limits.js';
 import { Member } from './resources/members.js';
 import { Project, ProjectListItem } from './resources/projects.js';
@@ -94,6 +95,77 @@ function errorResponse(code: ErrorCode): JsonObject {
   return response;
 }
 
+/** `task.dates_changed` → `TaskDatesChangedEvent`: the component holding an event type's envelope. */
+function eventComponentName(type: string): string {
+  return `${type
+    .split(/[._]/)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('')}Event`;
+}
+
+/** The headers of every delivery (docs/api.md › Deliveries). */
+function deliveryHeaders(type: string): JsonObject[] {
+  const uuid = { type: 'string', format: 'uuid' };
+  return [
+    { name: 'Service-Event', in: 'header', required: true, description: 'The event type, as `type` in the body.', schema: { type: 'string', const: type } },
+    {
+      name: 'Service-Event-Id',
+      in: 'header',
+      required: true,
+      description: 'The event id, as `id` in the body: the same in every delivery of the event; use it to drop duplicates.',
+      schema: uuid,
+    },
+    {
+      name: 'Service-Delivery',
+      in: 'header',
+      required: true,
+      description: 'The delivery id: the same in every retry of this delivery (a resend is a new delivery).',
+      schema: uuid,
+    },
+    {
+      name: 'Service-Signature',
+      in: 'header',
+      required: true,
+      description:
+        "`t=<unix seconds>,v1=<hex>`: `v1` is the hex HMAC-SHA256 of the text `<t>.<raw body>` keyed with the webhook's signing secret (`whsec_…`). Compute it on the raw body before parsing, compare in constant time, and refuse a `t` more than 300 seconds away from your clock.",
+      schema: { type: 'string', pattern: '^t=[0-9]+,v1=[0-9a-f]{64}$' },
+    },
+  ];
+}
+
+/** What the receiver answers, and what the service does about it (docs/api.md › Deliveries). */
+const deliveryResponses: Record<string, JsonObject> = {
+  '2XX': { description: 'Received: any 2xx within 10 seconds. The body is not read beyond its first 1,000 characters, kept in the delivery log.' },
+  '410': { description: 'Gone: the webhook is disabled at once; nothing more is sent to it.' },
+  default: {
+    description:
+      'Any other status, a redirect (never followed) or no answer within 10 seconds fails the attempt. It is retried after 1 min, 5 min, 30 min, 2 h and 12 h; when 5 events in a row failed every attempt, the webhook is disabled and its owner is e-mailed (`webhook.ping` does not count).',
+  },
+};
+
+/**
+ * The OpenAPI `webhooks`: one entry per event type a webhook receives, whose request body
+ * is that type's envelope. Registers the envelopes in `schemas`.
+ */
+function webhooksOf(schemas: Map<string, z.ZodType>): Record<string, JsonObject> {
+  return Object.fromEntries(
+    listedEvents.map(({ type, description }) => {
+      const name = eventComponentName(type);
+      schemas.set(name, eventEnvelopes[type]);
+      const operation = {
+        summary: type,
+        description,
+        // Deliveries carry no API key: receivers check `Service-Signature` instead.
+        security: [],
+        parameters: deliveryHeaders(type),
+        requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
+        responses: deliveryResponses,
+      };
+      return [type, { post: operation }];
+    }),
+  );
+}
+
 /**
  * Builds the OpenAPI 3.1 document of the given operations from the very schemas the
  * server validates with, so the document cannot drift from the behaviour.
@@ -106,6 +178,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
     ...Object.entries(models),
   ]);
   const paths: Record<string, Record<string, JsonObject>> = {};
+  const webhooks = webhooksOf(responseSchemas);
 
   for (const def of routeList) {
     if (def.body) requestSchemas.set(def.body.name, def.body.schema);
@@ -163,6 +236,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
         `Rate limits per API key, sliding one-minute window: ${limits.readRequestsPerMinute} reads and ${limits.writeRequestsPerMinute} writes.`,
         `Request bodies are limited to ${limits.requestBodyMaxBytes} bytes.`,
         'Keys and OAuth apps can never delete projects or tasks: any such attempt answers 403 `forbidden` with `details.reason = "destructive"`.',
+        'Subscribed webhooks receive the events under `webhooks`: signed JSON envelopes, delivered at least once and unordered.',
       ].join('\n\n'),
       license: { name: 'MIT', identifier: 'MIT' },
     },
@@ -170,6 +244,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
     security: [{ apiKey: [] }],
     tags: [...new Set(routeList.map((def) => def.tag))].map((name) => ({ name })),
     paths,
+    webhooks,
     components: {
       securitySchemes: {
         apiKey: {

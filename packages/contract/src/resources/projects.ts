@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, DateTime, Uuid } from '../common.js';
+import { DateOnly, DateTime, fieldChanges, Uuid } from '../common.js';
 import { limits } from '../limits.js';
 import { ProjectRole } from './members.js';
 import { Baseline, Conflict, Dependency, PlanTask } from './tasks.js';
@@ -26,6 +26,10 @@ export const Project = z.object({
   updatedAt: DateTime,
 });
 export type Project = z.infer<typeof Project>;
+
+/** The `changes` of `project.updated`: only the fields that changed, each `{from, to}`. */
+export const ProjectChanges = fieldChanges(Project.shape);
+export type ProjectChanges = z.infer<typeof ProjectChanges>;
 
 export const ProjectListItem = Project.extend({
   workspaceName: z.string(),

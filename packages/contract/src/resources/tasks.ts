@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateTime, DateTimeInput, QueryInteger, Uuid } from '../common.js';
+import { DateTime, DateTimeInput, fieldChanges, QueryInteger, Uuid } from '../common.js';
 import { limits } from '../limits.js';
 
 export const TaskKind = z.enum(['summary', 'task', 'milestone']);
@@ -173,6 +173,25 @@ export const TaskPatch = z.object({
   ...computedFields,
 }).partial();
 export type TaskPatch = z.output<typeof TaskPatch>;
+
+/** The read-shape fields whose change `task.updated` reports: every field a client edits, plus what moves and progress change. */
+const reportedFields = {
+  ...(Object.fromEntries(Object.keys(editableFields).map((name) => [name, true])) as { [Field in keyof typeof editableFields]: true }),
+  parentId: true,
+  actualDurationMin: true,
+  remainingDurationMin: true,
+} as const;
+
+/**
+ * The `changes` of `task.updated`: only the fields that changed, each `{from, to}`. Also
+ * what a summary rolls up from its subtasks, and `type` when a task becomes or stops being
+ * a summary. `sortKey` is not a field of this task shape, so a reorder alone reports nothing.
+ */
+export const TaskChanges = fieldChanges({
+  ...Task.pick(reportedFields).shape,
+  assignees: z.array(Uuid).describe('Resource ids of the assignees, sorted (the Task carries their names).'),
+});
+export type TaskChanges = z.infer<typeof TaskChanges>;
 
 export const DependencyCreate = z.object({
   predecessorId: Uuid,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime, QueryInteger, Uuid } from '../common.js';
-import { eventTypes } from '../events.js';
+import { EventEnvelope, eventTypes } from '../events.js';
 import { limits } from '../limits.js';
 
 export const Webhook = z.object({
@@ -23,7 +23,7 @@ export const WebhookCreate = z
   .object({
     url: z.string().max(2000).describe('Public https address.'),
     events: z
-      .array(z.string().refine((type) => type === '*' || eventTypes.includes(type), { message: 'is not an event type of the catalog (GET /api/webhooks/events)' }))
+      .array(z.string().refine((type) => type === '*' || eventTypes.some((known) => known === type), { message: 'is not an event type of the catalog (GET /api/webhooks/events)' }))
       .min(1)
       .max(50),
     projectId: Uuid.optional().describe('The project to cover.'),
@@ -62,7 +62,7 @@ export const Delivery = z.object({
   status: z.enum(['pending', 'succeeded', 'failed']),
   attemptCount: z.number().int(),
   nextAttemptAt: DateTime.nullable(),
-  payload: z.record(z.string(), z.unknown()).describe('The envelope as sent.'),
+  payload: EventEnvelope.describe('The envelope as sent.'),
   attempts: z.array(DeliveryAttempt),
   createdAt: DateTime,
   updatedAt: DateTime,

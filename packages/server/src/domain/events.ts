@@ -1,19 +1,10 @@
-import { API_VERSION } from '@gantry/contract';
+import { API_VERSION, type EventEnvelope } from '@gantry/contract';
 import type { EventRow } from '../store/store.js';
 
 /** An outbox event as webhooks deliver it (docs/api.md › Events). */
-export interface EventEnvelope {
-  id: string;
-  type: string;
-  apiVersion: string;
-  createdAt: string;
-  workspaceId: string;
-  projectId: string | null;
-  actor: { id: string | null; name: string };
-  data: Record<string, unknown>;
-}
-
 export function presentEvent(row: EventRow): EventEnvelope {
+  // The outbox holds only what `appendEvents` wrote from a DomainEvent, which the contract
+  // types: a catalog type with its data, a project and a person acting.
   return {
     id: row.id,
     type: row.type,
@@ -22,6 +13,6 @@ export function presentEvent(row: EventRow): EventEnvelope {
     workspaceId: row.workspace_id,
     projectId: row.project_id,
     actor: { id: row.actor_id, name: row.actor_name },
-    data: JSON.parse(row.data) as Record<string, unknown>,
-  };
+    data: JSON.parse(row.data) as EventEnvelope['data'],
+  } as EventEnvelope;
 }

@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import type { EventData, EventType } from '@gantry/contract';
 import type { Queries } from '../store/store.js';
 import type { Actor } from './context.js';
 
-export interface DomainEvent {
-  type: string;
-  workspaceId: string;
-  projectId: string | null;
-  data: Record<string, unknown>;
-}
+/**
+ * An event of a change, as emitters hand it to {@link appendEvents}: one of the contract's
+ * event types with that type's `data`, so a misspelled type or a wrong payload does not
+ * compile. Every change concerns a project.
+ */
+export type DomainEvent = {
+  [Type in EventType]: { type: Type; workspaceId: string; projectId: string; data: EventData<Type> };
+}[EventType];
 
 /**
  * Appends events to the outbox inside the caller's transaction, so an event exists

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedEvents } from '../support/event-check.js';
 import { expectStatus, fieldPaths, newTask, planningClient, scheduleDrift, uuid, type PlanningClient } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -17,7 +18,7 @@ describe('change sets', () => {
 
   async function snapshot(projectId: string) {
     const full = await client.fullProject(projectId);
-    const events = await server.store.q.events.listForProject(projectId);
+    const events = await storedEvents(server, projectId);
     return { tasks: full.body.tasks, dependencies: full.body.dependencies, events: events.length };
   }
 

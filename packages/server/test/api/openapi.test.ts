@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { API_VERSION, errorCatalogue, routes } from '@gantry/contract';
+import { API_VERSION, errorCatalogue, eventTypes, listedEvents, PING_EVENT, routes } from '@gantry/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -19,6 +19,7 @@ type Doc = {
   servers?: { url: string }[];
   security?: Record<string, string[]>[];
   paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: Operation & { security: unknown[]; requestBody: { required: boolean; content: Record<string, { schema: { $ref: string } }> } } }>;
   components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, { type: string; scheme?: string }> };
 };
 
@@ -189,6 +190,29 @@ describe('OpenAPI document', () => {
         expect(operation.responses['429']?.headers?.['Retry-After'], `${method} ${path}`).toBeDefined();
         if (operation.requestBody) expect(operation.responses['400'], `${method} ${path}`).toBeDefined();
       }
+    }
+  });
+
+  // docs/api.md › Events and › Deliveries: the catalog, the test event, the envelope, the delivery headers and rules.
+  it('publishes exactly the catalog and the test event under webhooks, each with its envelope, headers and answers', () => {
+    expect(Object.keys(doc.webhooks)).toEqual([...eventTypes, PING_EVENT]);
+    expect(Object.keys(doc.webhooks)).toEqual(listedEvents.map((event) => event.type));
+    for (const [type, { post }] of Object.entries(doc.webhooks)) {
+      expect(post.parameters?.map((parameter) => [parameter.name, parameter.in, parameter.required]), type).toEqual([
+        ['Service-Event', 'header', true],
+        ['Service-Event-Id', 'header', true],
+        ['Service-Delivery', 'header', true],
+        ['Service-Signature', 'header', true],
+      ]);
+      expect(post.security, type).toEqual([]);
+      expect(post.requestBody.required, type).toBe(true);
+      const envelope = doc.components.schemas[post.requestBody.content['application/json']?.schema.$ref.replace('#/components/schemas/', '') ?? ''] as {
+        properties: Record<string, unknown>;
+        required: string[];
+      };
+      expect(envelope.properties.type, type).toEqual({ type: 'string', const: type });
+      expect(envelope.required, type).toEqual(['id', 'type', 'apiVersion', 'createdAt', 'workspaceId', 'projectId', 'actor', 'data']);
+      expect(Object.keys(post.responses).sort(), type).toEqual(['2XX', '410', 'default']);
     }
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedEvents } from '../support/event-check.js';
 import { eventData, expectStatus, fieldPaths, newTask, planningClient, uuid, type PlanningClient, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -53,9 +54,9 @@ describe('people: assignees and comments', () => {
 
     it('emits task.updated with the assignee change', async () => {
       const task = await newTask(client, projectId, { name: 'Announced' });
-      const seen = (await server.store.q.events.listForProject(projectId)).length;
+      const seen = (await storedEvents(server, projectId)).length;
       expectStatus(await client.putAssignees(projectId, task.id, { userIds: [member.userId] }), 200);
-      const events = (await server.store.q.events.listForProject(projectId)).slice(seen);
+      const events = (await storedEvents(server, projectId)).slice(seen);
       const updated = events.filter((e) => e.type === 'task.updated');
       expect(updated).toHaveLength(1);
       expect(eventData(updated[0] as (typeof events)[number]).changes).toHaveProperty('assignees');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRow } from '../../src/store/store.js';
+import { storedEvents } from '../support/event-check.js';
 import { eventData, expectStatus, newTask, planningClient, type PlanningClient, type Task, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -19,10 +20,10 @@ describe('planning events', () => {
 
   /** Events appended since `seen` rows, in order. */
   async function newEvents(projectId: string, seen: number): Promise<EventRow[]> {
-    return (await server.store.q.events.listForProject(projectId)).slice(seen);
+    return (await storedEvents(server, projectId)).slice(seen);
   }
   async function count(projectId: string): Promise<number> {
-    return (await server.store.q.events.listForProject(projectId)).length;
+    return (await storedEvents(server, projectId)).length;
   }
   function expectEnvelope(row: EventRow, projectId: string, workspaceId: string): void {
     expect(row).toMatchObject({ project_id: projectId, workspace_id: workspaceId, actor_id: owner.userId });
@@ -158,7 +159,7 @@ describe('planning events', () => {
     const ids = Array.from({ length: 200 }, () => crypto.randomUUID());
     expectStatus(await client.changeSet(project.id, { createTasks: ids.map((id, k) => ({ id, name: `T${k}` })) }), 200);
     expectStatus(await client.patchTask(project.id, ids[199] as string, { name: 'Renamed' }), 200);
-    const events = await server.store.q.events.listForProject(project.id);
+    const events = await storedEvents(server, project.id);
     const created = events.find((e) => e.type === 'task.created' && eventData(e).task && (eventData(e).task as Task).id === ids[199]);
     const updated = events.find((e) => e.type === 'task.updated');
     expect(created && updated && created.created_at < updated.created_at).toBe(true);

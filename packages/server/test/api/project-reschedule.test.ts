@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedEvents } from '../support/event-check.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 type PlanTask = { id: string; startAt: string; finishAt: string };
@@ -32,7 +33,7 @@ describe('PATCH /api/projects/{id} reschedules the plan', () => {
     const listed = await server.request<{ projects: { id: string; finishAt: string }[] }>('GET', '/api/projects', { key });
     expect(listed.body.projects.find((p) => p.id === projectId)?.finishAt).toBe('2026-03-10T17:00:00.000Z');
 
-    const events = await server.store.q.events.listForProject(projectId);
+    const events = await storedEvents(server, projectId);
     const moved = events.filter((e) => e.type === 'task.dates_changed').map((e) => JSON.parse(e.data) as { cause: string; task: { id: string } });
     expect(moved).toEqual([expect.objectContaining({ cause: 'reschedule', task: expect.objectContaining({ id: design.id }) })]);
 

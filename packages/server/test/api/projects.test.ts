@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRow } from '../../src/store/store.js';
+import { storedEvents } from '../support/event-check.js';
+import { eventData } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 interface Project {
@@ -24,10 +26,6 @@ interface Project {
 type ListItem = Project & { workspaceName: string; role: string; taskCount: number; finishAt: string };
 type ErrorBody = { error: string; details?: { fields?: { path: string; message: string }[] } };
 type PatchResult = { project: Project; conflicts: unknown[]; rescheduled: boolean };
-
-function eventData(row: EventRow): Record<string, unknown> {
-  return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>;
-}
 
 // docs/api.md › Projects, › Events (project.created, project.updated) and › Limits
 // (project key); contract Project.
@@ -328,7 +326,7 @@ describe('projects', () => {
       expect((await patch(id, { description: 'after' })).status).toBe(200);
       expect((await patch(id, { startDate: '2027-05-10' })).body.rescheduled).toBe(true);
 
-      const events = await server.store.q.events.listForProject(id);
+      const events = await storedEvents(server, id);
       expect(events.map((event) => event.type).sort()).toEqual(['project.created', 'project.updated', 'project.updated']);
       for (const event of events) {
         expect(event).toMatchObject({ workspace_id: owner.personalWorkspaceId, project_id: id, actor_id: owner.userId, actor_name: 'planner' });
@@ -353,7 +351,7 @@ describe('projects', () => {
       const id = created.body.project.id;
       const archived = await patch(id, { archived: true });
       expect(archived.body.rescheduled).toBe(false);
-      const events = (await server.store.q.events.listForProject(id)).filter((event) => event.type === 'project.updated');
+      const events = (await storedEvents(server, id)).filter((event) => event.type === 'project.updated');
       expect(events).toHaveLength(1);
       const changes = eventData(events[0] as EventRow).changes as Record<string, { from: unknown; to: unknown }>;
       expect(Object.keys(changes)).toEqual(['archivedAt']);

@@ -4,7 +4,15 @@ import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
 
 type Operation = { responses: Record<string, { content?: { 'application/json': { schema: { $ref: string } } } }> };
-type Doc = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+type Delivery = {
+  parameters: { name: string; in: string; required: boolean; schema: Record<string, unknown> }[];
+  requestBody: { content: { 'application/json': { schema: { $ref: string } } } };
+};
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  webhooks: Record<string, { post: Delivery }>;
+  components: { schemas: Record<string, unknown> };
+};
 
 export const openApiDocument = buildOpenApiDocument(Object.values(routes), 'http://localhost:3000') as unknown as Doc;
 
@@ -47,4 +55,28 @@ export function openApiProblems(method: string, pathname: string, status: number
   const validate = validatorFor(ref);
   if (validate(body)) return [];
   return (validate.errors ?? []).map((error) => `${ref} ${error.instancePath} ${error.message}`);
+}
+
+/**
+ * Checks a webhook delivery against the document's `webhooks` entry of its type: the
+ * documented headers (`headers` as Node gives them, lower-case) and the body. Returns the
+ * problems (empty when it matches).
+ */
+export function webhookProblems(headers: Record<string, string | string[] | undefined>, body: unknown): string[] {
+  const type = (body as { type?: unknown } | null)?.type;
+  const delivery = typeof type === 'string' ? openApiDocument.webhooks[type]?.post : undefined;
+  if (!delivery) return [`event type ${String(type)} is not documented under webhooks`];
+  const problems: string[] = [];
+  for (const parameter of delivery.parameters.filter((p) => p.in === 'header')) {
+    const value = headers[parameter.name.toLowerCase()];
+    if (value === undefined) {
+      if (parameter.required) problems.push(`header ${parameter.name} is missing`);
+    } else if (!ajv.validate(parameter.schema, value)) {
+      problems.push(`header ${parameter.name} ${JSON.stringify(value)} ${ajv.errorsText()}`);
+    }
+  }
+  const ref = delivery.requestBody.content['application/json'].schema.$ref;
+  const validate = validatorFor(ref);
+  if (!validate(body)) problems.push(...(validate.errors ?? []).map((error) => `${ref} ${error.instancePath} ${error.message}`));
+  return problems;
 }

@@ -1,29 +1,39 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { DeliveredEventType, EventEnvelope, EventEnvelopeOf } from '@gantry/contract';
+import { expect } from 'vitest';
+import { deliveryProblems } from './event-check.js';
 
 export interface ReceivedCall {
   headers: http.IncomingHttpHeaders;
   rawBody: string;
-  body: { id: string; type: string; apiVersion: string; createdAt: string; workspaceId: string; projectId: string | null; actor: { id: string; name: string }; data: Record<string, unknown> };
+  body: EventEnvelope;
 }
 
 /**
  * A webhook receiver on 127.0.0.1: records every call and answers with `respond()`'s
- * status (200 unless a test changes it).
+ * status (200 unless a test changes it), after `delayMs`. Every delivery is checked against
+ * the contract and the OpenAPI `webhooks`; what does not match is kept in `problems`, and
+ * `close()` fails the test file when any is left.
  */
-export async function startReceiver() {
+export async function startReceiver(options: { delayMs?: number } = {}) {
   const calls: ReceivedCall[] = [];
+  const problems: string[] = [];
   let respond: (call: ReceivedCall) => { status: number; headers?: Record<string, string>; body?: string } = () => ({ status: 200 });
   const server = http.createServer((request, response) => {
     let rawBody = '';
     request.setEncoding('utf8');
     request.on('data', (chunk: string) => (rawBody += chunk));
     request.on('end', () => {
-      const call: ReceivedCall = { headers: request.headers, rawBody, body: JSON.parse(rawBody) as ReceivedCall['body'] };
+      const body: unknown = JSON.parse(rawBody);
+      problems.push(...deliveryProblems(request.headers, body).map((problem) => `${String(request.headers['service-event'])} delivery: ${problem}`));
+      const call: ReceivedCall = { headers: request.headers, rawBody, body: body as EventEnvelope };
       calls.push(call);
       const answer = respond(call);
-      response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-      response.end(answer.body ?? 'ok');
+      setTimeout(() => {
+        response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+        response.end(answer.body ?? 'ok');
+      }, options.delayMs ?? 0);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -31,9 +41,17 @@ export async function startReceiver() {
   return {
     url: `http://127.0.0.1:${port}/hooks`,
     calls,
+    problems,
+    /** The bodies received of one event type, typed as its envelope. */
+    of<Type extends DeliveredEventType>(type: Type): EventEnvelopeOf<Type>[] {
+      return calls.map((call) => call.body).filter((body): body is EventEnvelopeOf<Type> => body.type === type);
+    },
     answer(fn: typeof respond) {
       respond = fn;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      expect(problems, 'deliveries that do not match the contract').toEqual([]);
+    },
   };
 }

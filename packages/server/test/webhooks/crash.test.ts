@@ -1,25 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freePort, runGantry, startGantry, until } from '../support/processes.js';
+import { startReceiver } from '../support/receiver.js';
 import { createTestStoreEnv, type TestStoreEnv } from '../support/test-store.js';
 
 const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
-
-/** A receiver that answers after `delayMs` and records every call's event and delivery ids. */
-async function slowReceiver(delayMs: number) {
-  const calls: { eventId: string; deliveryId: string }[] = [];
-  const server = http.createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      calls.push({ eventId: String(request.headers['service-event-id']), deliveryId: String(request.headers['service-delivery']) });
-      setTimeout(() => response.writeHead(200).end('ok'), delayMs);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, calls, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
 
 // docs/api.md › Deliveries: at least once. Kill the server with deliveries pending and
 // in flight, start it again: every event still reaches the receiver.
@@ -54,7 +39,7 @@ describe('webhook delivery survives a crash', () => {
   }
 
   it('delivers every event after SIGKILL and restart (at least once)', async () => {
-    const receiver = await slowReceiver(200);
+    const receiver = await startReceiver({ delayMs: 200 });
     try {
       const { key, start } = await setUp();
       const port = await freePort();
@@ -70,19 +55,19 @@ describe('webhook delivery survives a crash', () => {
       }
       first.kill('SIGKILL');
       await new Promise((resolve) => first.once('exit', resolve));
-      const deliveredBeforeRestart = new Set(receiver.calls.map((c) => c.eventId)).size;
+      const deliveredBeforeRestart = new Set(receiver.calls.map((c) => c.body.id)).size;
       expect(deliveredBeforeRestart).toBeLessThan(25);
 
       await start('serve', port);
-      await until(() => new Set(receiver.calls.map((c) => c.eventId)).size >= 25, 30_000);
-      expect(new Set(receiver.calls.map((c) => c.eventId)).size).toBe(25);
+      await until(() => new Set(receiver.calls.map((c) => c.body.id)).size >= 25, 30_000);
+      expect(new Set(receiver.calls.map((c) => c.body.id)).size).toBe(25);
     } finally {
       await receiver.close();
     }
   }, 60_000);
 
   it.skipIf(!onPostgres)('shares work between two workers without sending an attempt twice (PostgreSQL)', async () => {
-    const receiver = await slowReceiver(5);
+    const receiver = await startReceiver({ delayMs: 5 });
     try {
       const { key, start } = await setUp();
       const port = await freePort();
@@ -96,7 +81,7 @@ describe('webhook delivery survives a crash', () => {
       await api('POST', `/api/projects/${project.id}/tasks`, { createTasks: Array.from({ length: 300 }, (_, i) => ({ name: `Task ${i}` })) });
       await until(() => receiver.calls.length >= 300, 30_000);
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      const deliveries = receiver.calls.map((c) => c.deliveryId);
+      const deliveries = receiver.calls.map((c) => c.headers['service-delivery']);
       expect(new Set(deliveries).size).toBe(300);
       expect(deliveries).toHaveLength(300);
     } finally {

@@ -55,7 +55,24 @@ describe('webhooks', () => {
     const list = await server.request<{ webhooks: { id: string }[] }>('GET', '/api/webhooks', { key: owner.key });
     expect(list.body.webhooks.map((w) => w.id)).toContain(created.body.webhook.id);
     const catalog = await server.request<{ events: { type: string; description: string }[] }>('GET', '/api/webhooks/events', { key: owner.key });
-    expect(catalog.body.events.map((e) => e.type)).toEqual(expect.arrayContaining(['task.created', 'task.dates_changed', 'comment.created', 'project.updated']));
+    // docs/api.md › Events: the catalog, in its order, then the test event.
+    expect(catalog.body.events.map((e) => e.type)).toEqual([
+      'project.created',
+      'project.updated',
+      'project.deleted',
+      'task.created',
+      'task.updated',
+      'task.deleted',
+      'task.completed',
+      'task.dates_changed',
+      'dependency.created',
+      'dependency.deleted',
+      'baseline.saved',
+      'member.invited',
+      'member.joined',
+      'comment.created',
+      'webhook.ping',
+    ]);
     expect(catalog.body.events.every((e) => e.description.length > 10)).toBe(true);
   });
 
@@ -132,7 +149,7 @@ describe('webhooks', () => {
     for (const type of ['project.created', 'project.updated', 'task.created', 'task.updated', 'task.completed', 'task.dates_changed', 'dependency.created', 'dependency.deleted', 'baseline.saved', 'comment.created', 'member.joined']) {
       expect(types, type).toContain(type);
     }
-    const completed = receiver.calls.find((c) => c.body.type === 'task.completed')?.body.data.task as Record<string, unknown>;
+    const completed = receiver.of('task.completed')[0]?.data.task;
     expect(completed).toMatchObject({ id: a, projectId: id, completed: true, assignees: [] });
     expect(completed).toHaveProperty('url');
     expect(completed).not.toHaveProperty('sortKey');
@@ -161,7 +178,7 @@ describe('webhooks', () => {
     expect((await server.cli('project', 'remove-member', '--project', sharedId, '--email', 'hook-member@example.com')).code).toBe(0);
     await server.request('POST', `/api/projects/${sharedId}/tasks`, { key: owner.key, body: { name: 'Not seen' } });
     await drain();
-    expect(receiver.calls.map((c) => (c.body.data.task as { name: string }).name)).toEqual(['Seen']);
+    expect(receiver.of('task.created').map((event) => event.data.task.name)).toEqual(['Seen']);
     const log = await server.request<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${hook.body.webhook.id}/deliveries`, { key: member.key });
     expect(log.body.deliveries[0]?.attempts[0]?.error).toMatch(/can no longer see the project/);
   });
@@ -270,7 +287,7 @@ describe('webhooks', () => {
     });
     await drain();
     const first = receiver.calls.filter((c) => c.body.projectId === id && c.body.type !== 'project.created');
-    const order = [...first].sort((x, y) => String(x.body.createdAt).localeCompare(String(y.body.createdAt))).map((c) => `${c.body.type} ${(c.body.data.task as { name?: string } | undefined)?.name ?? ''}`.trim());
+    const order = [...first].sort((x, y) => String(x.body.createdAt).localeCompare(String(y.body.createdAt))).map((c) => `${c.body.type} ${'task' in c.body.data ? c.body.data.task.name : ''}`.trim());
     expect(order.indexOf('task.created Step')).toBeLessThan(order.indexOf('task.completed Step'));
     expect(new Set(first.map((c) => c.body.createdAt)).size).toBe(first.length);
     const locked = first.find((c) => c.body.type === 'project.updated');
@@ -279,10 +296,10 @@ describe('webhooks', () => {
     receiver.calls.length = 0;
     await server.request('PATCH', `/api/projects/${id}/tasks/${step}`, { key: owner.key, body: { durationMin: 960, progressPct: 50 } });
     await drain();
-    const phaseUpdate = receiver.calls.find((c) => c.body.type === 'task.updated' && (c.body.data.task as { id: string }).id === phase);
-    expect(phaseUpdate?.body.data.changes).toEqual({ durationMin: { from: 480, to: 960 }, progressPct: { from: 100, to: 50 } });
-    const phaseMoved = receiver.calls.find((c) => c.body.type === 'task.dates_changed' && (c.body.data.task as { id: string }).id === phase);
-    expect(phaseMoved?.body.data.cause).toBe('reschedule');
+    const phaseUpdate = receiver.of('task.updated').find((event) => event.data.task.id === phase);
+    expect(phaseUpdate?.data.changes).toEqual({ durationMin: { from: 480, to: 960 }, progressPct: { from: 100, to: 50 } });
+    const phaseMoved = receiver.of('task.dates_changed').find((event) => event.data.task.id === phase);
+    expect(phaseMoved?.data.cause).toBe('reschedule');
 
     receiver.calls.length = 0;
     const other = await server.request<{ tasks: { id: string }[] }>('POST', `/api/projects/${id}/tasks`, { key: owner.key, body: { name: 'Other' } });
@@ -290,7 +307,7 @@ describe('webhooks', () => {
     receiver.calls.length = 0;
     await server.request('PATCH', `/api/projects/${id}/tasks/${other.body.tasks[0]?.id}`, { key: owner.key, body: { placement: { beforeTaskId: phase } } });
     await drain();
-    for (const call of receiver.calls.filter((c) => c.body.type === 'task.updated')) expect(call.body.data.changes).not.toHaveProperty('sortKey');
+    for (const event of receiver.of('task.updated')) expect(event.data.changes).not.toHaveProperty('sortKey');
   });
 
   it('stops a workspace-wide webhook whose owner is no longer a workspace owner or admin', async () => {
@@ -302,7 +319,7 @@ describe('webhooks', () => {
     expect((await server.cli('workspace', 'add-member', '--workspace', owner.personalWorkspaceId, '--email', 'demoted@example.com', '--role', 'member')).code).toBe(0);
     await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { name: 'After demotion' } });
     await drain();
-    expect(receiver.calls.filter((c) => c.body.type === 'task.created').map((c) => (c.body.data.task as { name: string }).name)).toEqual(['While admin']);
+    expect(receiver.of('task.created').map((event) => event.data.task.name)).toEqual(['While admin']);
     const mine = await server.request<{ webhooks: { id: string }[] }>('GET', '/api/webhooks', { key: admin.key });
     for (const webhook of mine.body.webhooks) await server.request('DELETE', `/api/webhooks/${webhook.id}`, { key: admin.key });
   });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { API_VERSION, PING_EVENT, type Delivery } from '@gantry/contract';
+import { API_VERSION, PING_EVENT, type Delivery, type EventEnvelope, type EventEnvelopeOf } from '@gantry/contract';
 import type { AttemptRow, DeliveryRow, Queries, WebhookRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -21,7 +21,8 @@ export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[
     status: row.status,
     attemptCount: row.attempt_count,
     nextAttemptAt: row.status === 'pending' ? row.next_attempt_at : null,
-    payload: JSON.parse(row.payload) as Record<string, unknown>,
+    // The payload is an envelope this service built (presentEvent, or the ping's) and sent.
+    payload: JSON.parse(row.payload) as EventEnvelope,
     attempts: attempts
       .filter((a) => a.delivery_id === row.id)
       .map((a) => ({ attempt: a.attempt, at: a.at, ok: a.ok === 1, httpStatus: a.http_status, responseExcerpt: a.response_excerpt, durationMs: a.duration_ms, error: a.error })),
@@ -265,7 +266,7 @@ export async function pingWebhook(ctx: DomainContext, actor: Actor, webhookId: s
   if (webhook.status !== 'active') throw invalid([{ path: 'webhookId', message: 'the webhook is disabled; turn it on again in the web app first' }]);
   const { id, name, events } = presentWebhook(webhook);
   const eventId = randomUUID();
-  const envelope = {
+  const envelope: EventEnvelopeOf<typeof PING_EVENT> = {
     id: eventId,
     type: PING_EVENT,
     apiVersion: API_VERSION,
