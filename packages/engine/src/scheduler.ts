@@ -145,8 +145,15 @@ export class Scheduler {
     for (const id of changes.changedTaskIds ?? []) {
       const i = net.index.get(id);
       if (i === undefined) continue;
+      const wasComplete = net.complete[i];
       net.loadTask(i, find(id)!);
       this.markTask(i);
+      // Late dates skip complete successors and children (lateCandidate, entryBackward): their
+      // predecessors and parent are revisited even when this task's own late dates stay.
+      if (net.complete[i] !== wasComplete) {
+        for (let q = net.inStart[i]!; q < net.inStart[i + 1]!; q++) this.dirtyB[net.inSrc[q]!] = 1;
+        this.markHierPreds(i, this.dirtyB);
+      }
     }
     for (const id of changes.changedDependencyIds ?? []) {
       const k = net.depIndex.get(id);

@@ -117,6 +117,44 @@ describe('incremental regressions (property-test counterexamples)', () => {
   });
 });
 
+describe('incremental regressions (server write-path property test counterexamples)', () => {
+  it('a successor that becomes complete without moving frees its predecessor\'s late dates', () => {
+    // Shrunk counterexample: B's progress reaches 100 % but its dates stay. The backward pass
+    // skips complete successors, yet A was revisited only when B's late dates moved.
+    const input: ScheduleInput = {
+      project: { startAt: '2026-03-02T00:00:00.000Z' },
+      tasks: [
+        { id: 'a', name: 'A', durationMin: 480, constraintKind: 'start_no_earlier_than', constraintDate: '2026-02-26T00:00:00.000Z' },
+        { id: 'b', name: 'B', durationMin: 480 },
+      ],
+      dependencies: [{ id: 'd', predecessorId: 'a', successorId: 'b', type: 'FS', lagMin: 0 }],
+    };
+    const s = new Scheduler(input);
+    const next = { ...input, tasks: [input.tasks[0]!, { ...input.tasks[1]!, progressPct: 100 }] };
+    const inc = s.update(next, { changedTaskIds: ['b'] });
+    const full = schedule(next);
+    expect(inc.tasks).toEqual(full.tasks);
+    expect(inc.tasks[0]!.lateFinishAt).toBe('2026-03-02T17:00:00.000Z');
+  });
+  it('a child that becomes complete without moving frees its summary\'s late dates', () => {
+    const input: ScheduleInput = {
+      project: { startAt: '2026-03-02T00:00:00.000Z' },
+      tasks: [
+        { id: 'p', name: 'P', durationMin: 480 },
+        { id: 's', name: 'S', type: 'summary' },
+        { id: 's1', name: 'S1', parentId: 's', durationMin: 2400 },
+        { id: 's2', name: 'S2', parentId: 's', durationMin: 480 },
+      ],
+      dependencies: [{ id: 'd', predecessorId: 'p', successorId: 's', type: 'FS', lagMin: 0 }],
+    };
+    const s = new Scheduler(input);
+    const next = { ...input, tasks: input.tasks.map((t) => (t.id === 's1' ? { ...t, progressPct: 100 } : t)) };
+    const inc = s.update(next, { changedTaskIds: ['s1'] });
+    expect(inc.tasks).toEqual(schedule(next).tasks);
+    expect(inc.tasks.find((t) => t.id === 'p')!.totalFloatMin).toBe(1920);
+  });
+});
+
 describe('findCycles before saving', () => {
   it('reports every independent cycle with its path', () => {
     const tasks = ['a', 'b', 'c', 'd', 'e'].map((id, i) => ({ id, key: `WEB-${i + 1}`, name: id.toUpperCase() }));

@@ -87,7 +87,7 @@ describe('property: scheduling invariants', () => {
   const arbEdit = fc.tuple(
     fc.nat(),
     fc.integer({ min: 0, max: 3000 }),
-    fc.constantFrom('duration', 'constraint', 'lag', 'progress', 'deadline', 'manual', 'alap', 'milestone', 'delay'),
+    fc.constantFrom('duration', 'constraint', 'lag', 'progress', 'complete', 'deadline', 'manual', 'alap', 'milestone', 'delay'),
   );
   test.prop([arbPlan(), fc.array(arbEdit, { minLength: 1, maxLength: 3 })], RUNS)(
     'incremental recalculation equals a full reschedule, over successive edits',
@@ -112,6 +112,9 @@ describe('property: scheduling invariants', () => {
           } else if (what === 'progress') {
             t.actualStartAt = new Date(Date.UTC(2026, 2, 2, 8) + value * 60_000).toISOString();
             t.progressPct = 30;
+          } else if (what === 'complete') {
+            // Complete without actual dates: the dates stay, the task stops binding its predecessors.
+            t.progressPct = t.progressPct === 100 ? 0 : 100;
           } else if (what === 'manual') {
             t.manuallyScheduled = !t.manuallyScheduled;
             t.manualStartAt = new Date(Date.UTC(2026, 2, 2, 8) + value * 60_000).toISOString();
