@@ -64,7 +64,7 @@ export interface ScheduleChanges {
  */
 export class Scheduler {
   private net!: Network;
-  private input!: ScheduleInput;
+  private latestInput!: ScheduleInput;
   private es!: Float64Array;
   private ef!: Float64Array;
   private ls!: Float64Array;
@@ -123,6 +123,14 @@ export class Scheduler {
   }
 
   /**
+   * The input of the latest run, as it was given (not copied): what the next `update`'s
+   * changes are relative to, so a caller can name them by comparing inputs.
+   */
+  get input(): ScheduleInput {
+    return this.latestInput;
+  }
+
+  /**
    * Applies changes and returns the new result. `changedTaskIds`/`changedDependencyIds`
    * name what differs from the input of the previous run; when they are omitted, or the
    * shape of the network changed, everything is recomputed. `changedTaskIds` in the result
@@ -136,7 +144,7 @@ export class Scheduler {
       this.rebuild(input, prev);
       return this.result;
     }
-    this.input = input;
+    this.latestInput = input;
     const N = 2 * net.n;
     this.dirtyF = new Uint8Array(N);
     this.dirtyB = new Uint8Array(N);
@@ -186,7 +194,7 @@ export class Scheduler {
   /** True when `input` differs from the previous one only in the named tasks'/links' scalar fields. */
   private sameShape(input: ScheduleInput, changes: ScheduleChanges, find: TaskFinder): boolean {
     const net = this.net;
-    const old = this.input;
+    const old = this.latestInput;
     if (input.project !== old.project && JSON.stringify(input.project) !== JSON.stringify(old.project)) return false;
     if (input.calendars !== old.calendars && JSON.stringify(input.calendars ?? []) !== JSON.stringify(old.calendars ?? []))
       return false;
@@ -214,7 +222,7 @@ export class Scheduler {
   }
 
   private rebuild(input: ScheduleInput, prev: ScheduleResult | null): void {
-    this.input = input;
+    this.latestInput = input;
     const net = new Network(input);
     this.net = net;
     const n = net.n;
