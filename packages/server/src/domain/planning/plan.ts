@@ -1,4 +1,16 @@
-import { createCalendar, Scheduler, STANDARD_CALENDAR, toEpochMinutes, toIsoString, type ScheduleChanges, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
+import {
+  createCalendar,
+  Scheduler,
+  STANDARD_CALENDAR,
+  toEpochMinutes,
+  toIsoString,
+  type AssignmentInput,
+  type DependencyInput,
+  type ScheduleChanges,
+  type ScheduleInput,
+  type ScheduleResult,
+  type TaskInput,
+} from '@gantry/engine';
 import type { AssignmentRow, DependencyRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
 
 /**
@@ -118,13 +130,103 @@ export const computedColumns = [
 ] as const satisfies readonly (keyof TaskRow)[];
 
 /**
- * Runs the engine over the plan and writes the computed values into its working rows.
- * With the committed engine state and the list of what changed, only the affected part is
- * recomputed (the engine falls back to a full run for changes of the network's shape);
- * otherwise everything is. Either way the result is the same.
+ * What differs between two engine inputs, named as `Scheduler.update` needs it: every task
+ * and dependency whose input differs in any field. Comparing the inputs themselves finds
+ * a change whichever edit path made it (and a summary's rollup written back into its row).
+ * Undefined when the project or calendars differ, or tasks or dependencies were added or
+ * removed: those change the network's shape, which needs a full run anyway.
  */
-export function recalculate(plan: Plan, changes?: ScheduleChanges): ScheduleResult {
+export function inputChanges(before: ScheduleInput, after: ScheduleInput): Required<ScheduleChanges> | undefined {
+  if (!sameData(before.project, after.project) || !sameData(before.calendars ?? [], after.calendars ?? [])) return undefined;
+  const changedTaskIds = changedIds(before.tasks, after.tasks, sameTask);
+  const changedDependencyIds = changedIds(before.dependencies ?? [], after.dependencies ?? [], sameDependency);
+  return changedTaskIds && changedDependencyIds ? { changedTaskIds, changedDependencyIds } : undefined;
+}
+
+/** Ids of the items of `after` that differ from `before`'s item of that id; undefined when the two hold different ids. */
+function changedIds<T extends { id: string }>(before: readonly T[], after: readonly T[], same: (a: T, b: T) => boolean): string[] | undefined {
+  if (before.length !== after.length) return undefined;
+  // Usually the same items in the same order: matched by position, by id only after a miss.
+  let byId: Map<string, T> | undefined;
+  const changed: string[] = [];
+  for (let k = 0; k < after.length; k++) {
+    const item = after[k]!;
+    let previous = before[k];
+    if (previous?.id !== item.id) {
+      byId ??= new Map(before.map((x) => [x.id, x]));
+      previous = byId.get(item.id);
+      if (!previous) return undefined;
+    }
+    if (!same(previous, item)) changed.push(item.id);
+  }
+  return changed;
+}
+
+// Field by field: on a 10,000-task plan this is about 7 times faster than a generic loop
+// over each object's keys (≈ 0.4 against ≈ 3 ms, measured). So that no field is forgotten,
+// plan.test.ts changes each field of a `Required<TaskInput>` (a field the engine gains
+// fails the typecheck there until it is added) and expects the change reported; every
+// input `engineTask` passes is such a field.
+function sameTask(a: TaskInput, b: TaskInput): boolean {
+  return (
+    a.id === b.id &&
+    a.key === b.key &&
+    a.name === b.name &&
+    a.parentId === b.parentId &&
+    a.sortKey === b.sortKey &&
+    a.type === b.type &&
+    a.durationMin === b.durationMin &&
+    a.workMin === b.workMin &&
+    a.progressPct === b.progressPct &&
+    a.constraintKind === b.constraintKind &&
+    a.constraintDate === b.constraintDate &&
+    a.deadline === b.deadline &&
+    a.calendarId === b.calendarId &&
+    a.manuallyScheduled === b.manuallyScheduled &&
+    a.manualStartAt === b.manualStartAt &&
+    a.manualFinishAt === b.manualFinishAt &&
+    a.levelingDelayMin === b.levelingDelayMin &&
+    a.taskType === b.taskType &&
+    a.effortDriven === b.effortDriven &&
+    a.actualStartAt === b.actualStartAt &&
+    a.actualFinishAt === b.actualFinishAt &&
+    a.actualDurationMin === b.actualDurationMin &&
+    a.remainingDurationMin === b.remainingDurationMin &&
+    a.durationOptimisticMin === b.durationOptimisticMin &&
+    a.durationPessimisticMin === b.durationPessimisticMin &&
+    sameAssignments(a.assignments ?? [], b.assignments ?? [])
+  );
+}
+
+function sameAssignments(a: readonly AssignmentInput[], b: readonly AssignmentInput[]): boolean {
+  return a.length === b.length && a.every((x, k) => x.resourceId === b[k]!.resourceId && x.unitsPct === b[k]!.unitsPct);
+}
+
+function sameDependency(a: DependencyInput, b: DependencyInput): boolean {
+  return a.id === b.id && a.predecessorId === b.predecessorId && a.successorId === b.successorId && a.type === b.type && a.lagMin === b.lagMin;
+}
+
+/** Deep equality of plain data: the project's and calendars' inputs (small, so compared generically). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null || Array.isArray(a) !== Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) if (!sameData((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+/**
+ * Runs the engine over the plan and writes the computed values into its working rows.
+ * With the engine state of an earlier run (the committed plan's, from the plan cache, or
+ * this write's first run), only what the engine inputs changed since that run affects is
+ * recomputed — the changes are found by comparing the inputs (`inputChanges`), never taken
+ * from what an edit says it did; otherwise, or with `full`, everything is. Either way the
+ * result is the same.
+ */
+export function recalculate(plan: Plan, options: { full?: boolean } = {}): ScheduleResult {
   const input = engineInput(plan);
+  const changes = plan.scheduler && !options.full ? inputChanges(plan.scheduler.input, input) : undefined;
   let result: ScheduleResult;
   if (plan.scheduler && changes) {
     result = plan.scheduler.update(input, changes);

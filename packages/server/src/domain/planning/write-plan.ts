@@ -113,22 +113,13 @@ export async function writePlanInTransaction(
   editor.apply(changes);
   if (editor.problems.length > 0) throw invalid(editor.problems);
 
-  const applied = editor.applied;
-  let result: ScheduleResult = recalculate(
-    plan,
-    changes.fullReschedule
-      ? undefined
-      : {
-          changedTaskIds: [...applied.createdTaskIds, ...applied.editedTasks.keys(), ...applied.reassignedTaskIds],
-          changedDependencyIds: [...applied.writtenDependencyIds, ...applied.deletedDependencies.map((d) => d.id)],
-        },
-  );
+  let result: ScheduleResult = recalculate(plan, { full: changes.fullReschedule });
   if (editor.hasPendingProgress && result.cycles.length === 0) {
     // New tasks sent with progress start where they were just scheduled.
-    const progressed = editor.applyPendingProgress();
+    editor.applyPendingProgress();
     if (editor.problems.length > 0) throw invalid(editor.problems);
     const first = result.stats.recomputedCount;
-    result = recalculate(plan, { changedTaskIds: progressed });
+    result = recalculate(plan);
     result = { ...result, stats: { ...result.stats, recomputedCount: Math.max(first, result.stats.recomputedCount) } };
   }
   editor.recordRollups();
