@@ -287,12 +287,11 @@ export class PlanEditor {
 
   /**
    * Applies the progress sent with new tasks, now that a recalculation has given them
-   * their dates (so that, as for an edit, the actual start is the scheduled start); returns
-   * the tasks changed. Problems are collected like `apply`'s.
+   * their dates (so that, as for an edit, the actual start is the scheduled start).
+   * Problems are collected like `apply`'s.
    */
-  applyPendingProgress(): string[] {
+  applyPendingProgress(): void {
     for (const { row, item, path } of this.pendingProgress) this.applyProgress(row, item, path);
-    return this.pendingProgress.map(({ row }) => row.id);
   }
 
   private updateTask(item: Located<TaskPatch & { id: string }>): void {
