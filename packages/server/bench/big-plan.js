@@ -5,9 +5,8 @@
 // 10-task plan in the same run: the ratio says how much the cost of a small edit still
 // grows with the plan (1.0 = not at all).
 import { randomUUID } from 'node:crypto';
-import { benchStore, median, post, startGantry } from './support.js';
+import { median, onBothStores, post, withGantry } from './support.js';
 
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const patches = Number(process.env.BENCH_PATCHES ?? 60);
 const changeSetRuns = Number(process.env.BENCH_CHANGESET_RUNS ?? 3);
 const batch = 1000;
@@ -53,10 +52,8 @@ async function patchRun(gantry, { projectId, leafIds }, read) {
   return { patchP50: median(patchMs), getP50: read ? median(getMs) : null };
 }
 
-async function run(label, url) {
-  const store = await benchStore(url);
-  const gantry = await startGantry(store.env);
-  try {
+function run(label, url) {
+  return withGantry(url, async (gantry) => {
     const big = await createPlan(gantry, 'Big', planOf(500, 19));
     const small = await createPlan(gantry, 'Small', planOf(1, 9));
     // Alternate small and big runs so that machine noise hits both alike.
@@ -76,19 +73,10 @@ async function run(label, url) {
         `full GET after a write p50 ${figures.getP50.toFixed(1)} ms, 1,000-edit change set ${figures.changeSet.toFixed(0)} ms (median of ${changeSetRuns})`,
     );
     return figures;
-  } finally {
-    await gantry.stop();
-    await store.drop();
-  }
+  });
 }
 
-const sqlite = await run('SQLite', undefined);
-let postgres = null;
-try {
-  postgres = await run('PostgreSQL', databaseUrl);
-} catch (error) {
-  console.log(`PostgreSQL: skipped (${error.message})`);
-}
+const { sqlite, postgres } = await onBothStores(run);
 const round = (value) => (value === undefined || value === null ? null : Number(value.toFixed(2)));
 console.log(
   JSON.stringify({

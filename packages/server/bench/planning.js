@@ -3,9 +3,8 @@
 // a 1,000-task project (validation, recalculation, persistence, outbox) and a change set
 // creating 1,000 tasks. Latencies are measured by the client, request to response.
 import { randomUUID } from 'node:crypto';
-import { benchStore, median, percentile, post, startGantry } from './support.js';
+import { median, onBothStores, percentile, post, withGantry } from './support.js';
 
-const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const patches = Number(process.env.BENCH_PATCHES ?? 100);
 const changeSetRuns = Number(process.env.BENCH_CHANGESET_RUNS ?? 3);
 
@@ -27,10 +26,8 @@ function thousandTaskChangeSet() {
   return { createTasks, createDependencies };
 }
 
-async function run(label, url) {
-  const store = await benchStore(url);
-  const gantry = await startGantry(store.env);
-  try {
+function run(label, url) {
+  return withGantry(url, async (gantry) => {
     const changeSetMs = [];
     let projectId;
     let taskIds = [];
@@ -53,19 +50,10 @@ async function run(label, url) {
     const figures = { patchP50: median(patchMs), patchP95: percentile(patchMs, 95), changeSet: median(changeSetMs) };
     console.log(`${label}: PATCH in a 1,000-task project p50 ${figures.patchP50.toFixed(1)} ms, p95 ${figures.patchP95.toFixed(1)} ms (${patches} requests); 1,000-create change set ${figures.changeSet.toFixed(0)} ms (median of ${changeSetRuns})`);
     return figures;
-  } finally {
-    await gantry.stop();
-    await store.drop();
-  }
+  });
 }
 
-const sqlite = await run('SQLite', undefined);
-let postgres = null;
-try {
-  postgres = await run('PostgreSQL', databaseUrl);
-} catch (error) {
-  console.log(`PostgreSQL: skipped (${error.message})`);
-}
+const { sqlite, postgres } = await onBothStores(run);
 const round = (value) => (value === undefined ? null : Number(value.toFixed(1)));
 console.log(
   JSON.stringify({

@@ -96,3 +96,28 @@ export async function post(gantry, path, body, method = 'POST') {
   if (!response.ok) throw new Error(`${method} ${path} → ${response.status} ${text.slice(0, 300)}`);
   return { elapsed, json: JSON.parse(text) };
 }
+
+/** Runs `fn(gantry)` against a fresh server over a private store (SQLite, or PostgreSQL at `databaseUrl`), then stops and drops both. */
+export async function withGantry(databaseUrl, fn) {
+  const store = await benchStore(databaseUrl);
+  const gantry = await startGantry(store.env);
+  try {
+    return await fn(gantry);
+  } finally {
+    await gantry.stop();
+    await store.drop();
+  }
+}
+
+/** `run(label, databaseUrl)` on SQLite, then on PostgreSQL (null, with the reason printed, when it cannot be reached). */
+export async function onBothStores(run) {
+  const databaseUrl = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+  const sqlite = await run('SQLite', undefined);
+  let postgres = null;
+  try {
+    postgres = await run('PostgreSQL', databaseUrl);
+  } catch (error) {
+    console.log(`PostgreSQL: skipped (${error.message})`);
+  }
+  return { sqlite, postgres };
+}
