@@ -25,10 +25,16 @@ export async function listProjects(ctx: DomainContext, actor: Actor, options: { 
 /** Parents before their subtasks, siblings by sort key: the order of the Gantt chart. */
 function outlineOrder(rows: TaskRow[]): TaskRow[] {
   const children = new Map<string | null, TaskRow[]>();
-  for (const row of rows) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+  for (const row of rows) {
+    const siblings = children.get(row.parent_id);
+    if (siblings) siblings.push(row);
+    else children.set(row.parent_id, [row]);
+  }
   const ordered: TaskRow[] = [];
   const visit = (parentId: string | null) => {
-    const siblings = (children.get(parentId) ?? []).sort((a, b) => (a.sort_key < b.sort_key ? -1 : a.sort_key > b.sort_key ? 1 : a.number - b.number));
+    const siblings = children.get(parentId);
+    if (!siblings) return;
+    siblings.sort((a, b) => (a.sort_key < b.sort_key ? -1 : a.sort_key > b.sort_key ? 1 : a.number - b.number));
     for (const row of siblings) {
       ordered.push(row);
       visit(row.id);
@@ -36,6 +42,10 @@ function outlineOrder(rows: TaskRow[]): TaskRow[] {
   };
   visit(null);
   return ordered;
+}
+
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The full project as stored now, serialised. */
@@ -50,18 +60,22 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow): Promise
     q.baselines.list(projectId),
     q.baselines.listTasksOfProject(projectId),
   ]);
+  // One pass over every baseline's task values (a baseline holds one per task), not one per baseline.
+  const tasksOfBaseline = new Map<string, FullProject['baselines'][number]['tasks']>();
+  for (const t of baselineTasks) {
+    const value = { taskId: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed };
+    const values = tasksOfBaseline.get(t.baseline_id);
+    if (values) values.push(value);
+    else tasksOfBaseline.set(t.baseline_id, [value]);
+  }
   const full: FullProject = {
     project: presentProject(project),
     tasks: outlineOrder(tasks).map((row) => presentPlanTask(row, projectKey)),
-    dependencies: dependencies.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)).map(presentDependency),
+    // Timestamps and ids are ASCII: code-unit order is their order, without the cost of a collator.
+    dependencies: dependencies.sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id)).map(presentDependency),
     resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
     assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
-    baselines: baselines.map((b) => ({
-      ...presentBaseline(b),
-      tasks: baselineTasks
-        .filter((t) => t.baseline_id === b.id)
-        .map((t) => ({ taskId: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed })),
-    })),
+    baselines: baselines.map((b) => ({ ...presentBaseline(b), tasks: tasksOfBaseline.get(b.id) ?? [] })),
   };
   return Buffer.from(JSON.stringify(full));
 }
