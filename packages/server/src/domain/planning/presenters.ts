@@ -50,7 +50,10 @@ function taskFields(row: TaskRow, projectKey: string): Omit<PlanTask, 'sortKey'>
 
 /** A task inside write results and the full project: with `sortKey`. */
 export function presentPlanTask(row: TaskRow, projectKey: string): PlanTask {
-  return { ...taskFields(row, projectKey), sortKey: row.sort_key };
+  // Completed in place rather than spread into a second object: a full plan presents every task.
+  const task = taskFields(row, projectKey) as PlanTask;
+  task.sortKey = row.sort_key;
+  return task;
 }
 
 /** The page of a task in the web app. */

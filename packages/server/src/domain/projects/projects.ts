@@ -4,13 +4,14 @@ import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
-import { firstWorkingMinute } from '../planning/plan.js';
+import { firstWorkingMinute, type Plan } from '../planning/plan.js';
 import { recalculateOnly, writePlanInTransaction } from '../planning/write-plan.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
 import { effectiveProjectRole, requireProject } from '../permissions.js';
 import { deriveProjectKey, firstFreeKey } from './project-key.js';
+import type { CommittedRows } from './read-cache.js';
 
 /** Projects the actor can see, oldest first; archived ones only when asked for. */
 export async function listProjects(ctx: DomainContext, actor: Actor, options: { includeArchived: boolean }): Promise<ProjectListItem[]> {
@@ -23,12 +24,18 @@ export async function listProjects(ctx: DomainContext, actor: Actor, options: { 
 }
 
 /** Parents before their subtasks, siblings by sort key: the order of the Gantt chart. */
-function outlineOrder(rows: TaskRow[]): TaskRow[] {
+function outlineOrder(rows: readonly TaskRow[]): TaskRow[] {
   const children = new Map<string | null, TaskRow[]>();
-  for (const row of rows) children.set(row.parent_id, [...(children.get(row.parent_id) ?? []), row]);
+  for (const row of rows) {
+    const siblings = children.get(row.parent_id);
+    if (siblings) siblings.push(row);
+    else children.set(row.parent_id, [row]);
+  }
   const ordered: TaskRow[] = [];
   const visit = (parentId: string | null) => {
-    const siblings = (children.get(parentId) ?? []).sort((a, b) => (a.sort_key < b.sort_key ? -1 : a.sort_key > b.sort_key ? 1 : a.number - b.number));
+    const siblings = children.get(parentId);
+    if (!siblings) return;
+    siblings.sort((a, b) => (a.sort_key < b.sort_key ? -1 : a.sort_key > b.sort_key ? 1 : a.number - b.number));
     for (const row of siblings) {
       ordered.push(row);
       visit(row.id);
@@ -38,49 +45,72 @@ function outlineOrder(rows: TaskRow[]): TaskRow[] {
   return ordered;
 }
 
-/** The full project as stored now, serialised. */
-async function fullProjectJson(ctx: DomainContext, project: ProjectRow): Promise<Buffer> {
+function byCodeUnits(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** The full project as stored now, serialised; `committed`: its tasks and links, already known. */
+async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committed: CommittedRows | undefined): Promise<Buffer> {
   const { id: projectId, key: projectKey } = project;
   const q = ctx.store.q;
   const [tasks, dependencies, resources, assignments, baselines, baselineTasks] = await Promise.all([
-    q.tasks.listForProject(projectId),
-    q.tasks.listDependencies(projectId),
+    committed?.tasks ?? q.tasks.listForProject(projectId),
+    committed?.dependencies ?? q.tasks.listDependencies(projectId),
     q.people.listResources(projectId),
     q.people.listAssignments(projectId),
     q.baselines.list(projectId),
     q.baselines.listTasksOfProject(projectId),
   ]);
+  // One pass over every baseline's task values (a baseline holds one per task), not one per baseline.
+  const tasksOfBaseline = new Map<string, FullProject['baselines'][number]['tasks']>();
+  for (const t of baselineTasks) {
+    const value = { taskId: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed };
+    const values = tasksOfBaseline.get(t.baseline_id);
+    if (values) values.push(value);
+    else tasksOfBaseline.set(t.baseline_id, [value]);
+  }
   const full: FullProject = {
     project: presentProject(project),
     tasks: outlineOrder(tasks).map((row) => presentPlanTask(row, projectKey)),
-    dependencies: dependencies.sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)).map(presentDependency),
+    // Timestamps and ids are ASCII: code-unit order is their order, without the cost of a collator.
+    dependencies: [...dependencies].sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id)).map(presentDependency),
     resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
     assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
-    baselines: baselines.map((b) => ({
-      ...presentBaseline(b),
-      tasks: baselineTasks
-        .filter((t) => t.baseline_id === b.id)
-        .map((t) => ({ taskId: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed })),
-    })),
+    baselines: baselines.map((b) => ({ ...presentBaseline(b), tasks: tasksOfBaseline.get(b.id) ?? [] })),
   };
   return Buffer.from(JSON.stringify(full));
+}
+
+/** What the read cache is keyed by: every plan write and every change of the project's own fields moves it. */
+function readVersion(project: ProjectRow): string {
+  return `${project.plan_version}|${project.updated_at}`;
 }
 
 /**
  * The whole plan in one read (project, tasks, dependencies, resources, assignments,
  * baselines), serialised as UTF-8 JSON. Cached per project version — the plan version and
  * the project's `updated_at`, both on the row read for the permission check — so
- * reading a large plan costs no serialisation until it changes.
+ * reading a large plan costs no serialisation until it changes, and reading it right
+ * after a write of this process reads no task back.
  */
 export async function getFullProjectJson(ctx: DomainContext, actor: Actor, projectId: string): Promise<Buffer> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
   // The version is read before the plan: a write landing in between makes the entry stale, never wrong.
-  const version = `${project.plan_version}|${project.updated_at}`;
+  const version = readVersion(project);
   const cached = ctx.readCache?.get(project.id, version);
-  if (cached) return cached;
-  const json = await fullProjectJson(ctx, project);
+  if (Buffer.isBuffer(cached)) return cached;
+  const json = await fullProjectJson(ctx, project, cached);
   ctx.readCache?.set(project.id, version, json);
   return json;
+}
+
+/**
+ * Call once `plan` is committed. Keyed by the version the write left on the project row,
+ * which no other write can produce: when the write also changed the row's `updated_at`
+ * behind `plan.project` (locking the key), the next read misses and reads the store.
+ */
+export function rememberCommittedPlan(ctx: DomainContext, plan: Plan): void {
+  ctx.readCache?.set(plan.project.id, readVersion(plan.project), { tasks: [...plan.tasks.values()], dependencies: [...plan.dependencies.values()] });
 }
 
 function today(ctx: DomainContext): string {
@@ -224,6 +254,11 @@ export async function updateProject(
     return { project, conflicts: written.conflicts, rescheduled, plan: written.plan };
   });
   const { plan } = updated;
-  if (plan) ctx.store.afterCommit(() => ctx.planCache?.put(plan, plan.project.plan_version));
+  if (plan) {
+    ctx.store.afterCommit(() => {
+      ctx.planCache?.put(plan, plan.project.plan_version);
+      rememberCommittedPlan(ctx, plan);
+    });
+  }
   return { project: updated.project, conflicts: updated.conflicts, rescheduled: updated.rescheduled };
 }
