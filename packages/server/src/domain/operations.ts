@@ -1,21 +1,19 @@
 import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
 import { listProjectMembers } from './members.js';
-import type { DomainContext } from './context.js';
 import { defineOperation, RawJson, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
 import { createComment, listComments } from './planning/comments.js';
 import { applyChangeSet, createTask, deleteDependency, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
 import type { PlanWriteResult } from './planning/write-plan.js';
-import { createProject, getFullProjectJson, listProjects, rememberCommittedPlan, updateProject } from './projects/projects.js';
+import { createProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
 import { getCurrentUser } from './users.js';
 import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
 import { createWebhook, deleteWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
 import { listWorkspaces } from './workspaces.js';
 
-/** The write result without the plan the domain worked on; that plan, once committed, is what the next full read presents. */
-function writeResult<T extends PlanWriteResult>(ctx: DomainContext, { plan, ...result }: T): Omit<T, 'plan'> {
-  ctx.store.afterCommit(() => rememberCommittedPlan(ctx, plan));
+/** The write result without the plan the domain worked on. */
+function writeResult<T extends PlanWriteResult>({ plan: _plan, ...result }: T): Omit<T, 'plan'> {
   return result;
 }
 
@@ -40,19 +38,19 @@ export const operations = {
 
   listTasks: defineOperation(routes.listTasks, (ctx, actor, { params, query }) => listTasks(ctx, actor, params.projectId, query)),
   createTasks: defineOperation(routes.createTasks, async (ctx, actor, { params, body }) => {
-    if (isChangeSet(body)) return new WithStatus(200, writeResult(ctx, await applyChangeSet(ctx, actor, params.projectId, body as ChangeSet)));
-    return writeResult(ctx, await createTask(ctx, actor, params.projectId, body as TaskCreate));
+    if (isChangeSet(body)) return new WithStatus(200, writeResult(await applyChangeSet(ctx, actor, params.projectId, body as ChangeSet)));
+    return writeResult(await createTask(ctx, actor, params.projectId, body as TaskCreate));
   }),
   getTask: defineOperation(routes.getTask, async (ctx, actor, { params }) => ({ task: await getTask(ctx, actor, params.projectId, params.taskId) })),
-  updateTask: defineOperation(routes.updateTask, async (ctx, actor, { params, body }) => writeResult(ctx, await updateTask(ctx, actor, params.projectId, params.taskId, body))),
+  updateTask: defineOperation(routes.updateTask, async (ctx, actor, { params, body }) => writeResult(await updateTask(ctx, actor, params.projectId, params.taskId, body))),
   listComments: defineOperation(routes.listComments, async (ctx, actor, { params }) => ({ comments: await listComments(ctx, actor, params.projectId, params.taskId) })),
   createComment: defineOperation(routes.createComment, async (ctx, actor, { params, body }) => ({ comment: await createComment(ctx, actor, params.projectId, params.taskId, body) })),
-  putAssignees: defineOperation(routes.putAssignees, async (ctx, actor, { params, body }) => writeResult(ctx, await putAssignees(ctx, actor, params.projectId, params.taskId, body))),
+  putAssignees: defineOperation(routes.putAssignees, async (ctx, actor, { params, body }) => writeResult(await putAssignees(ctx, actor, params.projectId, params.taskId, body))),
   listDependencies: defineOperation(routes.listDependencies, async (ctx, actor, { params }) => ({ dependencies: await listDependencies(ctx, actor, params.projectId) })),
   createDependencies: defineOperation(routes.createDependencies, async (ctx, actor, { params, body }) =>
-    writeResult(ctx, await writeDependencies(ctx, actor, params.projectId, body as DependencyCreate | { dependencies: DependencyCreate[] })),
+    writeResult(await writeDependencies(ctx, actor, params.projectId, body as DependencyCreate | { dependencies: DependencyCreate[] })),
   ),
-  deleteDependency: defineOperation(routes.deleteDependency, async (ctx, actor, { params }) => writeResult(ctx, await deleteDependency(ctx, actor, params.projectId, params.dependencyId))),
+  deleteDependency: defineOperation(routes.deleteDependency, async (ctx, actor, { params }) => writeResult(await deleteDependency(ctx, actor, params.projectId, params.dependencyId))),
 
   createWebhook: defineOperation(routes.createWebhook, (ctx, actor, { body }) => createWebhook(ctx, actor, body)),
   listWebhooks: defineOperation(routes.listWebhooks, async (ctx, actor) => ({ webhooks: await listWebhooks(ctx, actor) })),

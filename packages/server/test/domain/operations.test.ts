@@ -90,6 +90,21 @@ describe('the operation table', () => {
       expect((await listProjects(ctx, writer, { includeArchived: true })).filter((p) => p.name === 'Half done')).toHaveLength(1);
     });
 
+    it('what must see only committed state (the plan and read caches) waits for the unit to commit, and never runs on a rollback', async () => {
+      const ran: string[] = [];
+      await ctx.store.unitOfWork(async (store) => {
+        store.afterCommit(() => ran.push('committed'));
+        expect(ran).toEqual([]);
+      });
+      expect(ran).toEqual(['committed']);
+      const failed = ctx.store.unitOfWork(async (store) => {
+        store.afterCommit(() => ran.push('rolled back'));
+        throw new Error('stopped');
+      });
+      await expect(failed).rejects.toThrow('stopped');
+      expect(ran).toEqual(['committed']);
+    });
+
     it('a claim left unanswered by an older version is taken over, not a 409 for 24 hours', async () => {
       await ctx.store.q.outbox.claimIdempotency({ user_id: writer.userId, key: 'left-over', fingerprint: 'x', status: null, response: null, created_at: new Date().toISOString() });
       const taken = await perform(ctx, writer, operations.createProject, { body: { name: 'After the crash' } }, { idempotencyKey: 'left-over' });

@@ -5,6 +5,7 @@ import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { appendEvents, type DomainEvent } from '../outbox.js';
 import { requireProject } from '../permissions.js';
+import { readVersion } from '../projects/read-cache.js';
 import { PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
 import { captureBaseline } from './baselines.js';
 import { changedColumns, firstWorkingMinute, loadPlan, recalculate, type Plan } from './plan.js';
@@ -190,6 +191,15 @@ export async function writePlanInTransaction(
   };
 }
 
+/**
+ * Once a plan write has committed: the next write starts from it (plan cache), and the
+ * first full read of the version it left presents its rows instead of reading them back.
+ */
+export function rememberCommittedPlan(ctx: DomainContext, plan: Plan): void {
+  ctx.planCache?.put(plan, plan.project.plan_version);
+  ctx.readCache?.set(plan.project.id, readVersion(plan.project), { tasks: [...plan.tasks.values()], dependencies: [...plan.dependencies.values()] });
+}
+
 /** An empty change: recalculate only (a project edit that moves the schedule). */
 export const recalculateOnly: PlanChanges = { createTasks: [], updateTasks: [], createDependencies: [], deleteDependencyIds: [], fullReschedule: true };
 
@@ -212,6 +222,6 @@ export async function writePlan(
     if (!project) throw notFound('project');
     return writePlanInTransaction(ctx, tx, actor, project, changes, prepare);
   });
-  ctx.store.afterCommit(() => ctx.planCache?.put(written.plan, written.plan.project.plan_version));
+  ctx.store.afterCommit(() => rememberCommittedPlan(ctx, written.plan));
   return written;
 }

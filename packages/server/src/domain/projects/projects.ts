@@ -4,14 +4,14 @@ import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
-import { firstWorkingMinute, type Plan } from '../planning/plan.js';
-import { recalculateOnly, writePlanInTransaction } from '../planning/write-plan.js';
+import { firstWorkingMinute } from '../planning/plan.js';
+import { recalculateOnly, rememberCommittedPlan, writePlanInTransaction } from '../planning/write-plan.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
 import { effectiveProjectRole, requireProject } from '../permissions.js';
 import { deriveProjectKey, firstFreeKey } from './project-key.js';
-import type { CommittedRows } from './read-cache.js';
+import { readVersion, type CommittedRows } from './read-cache.js';
 
 /** Projects the actor can see, oldest first; archived ones only when asked for. */
 export async function listProjects(ctx: DomainContext, actor: Actor, options: { includeArchived: boolean }): Promise<ProjectListItem[]> {
@@ -81,11 +81,6 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
   return Buffer.from(JSON.stringify(full));
 }
 
-/** What the read cache is keyed by: every plan write and every change of the project's own fields moves it. */
-function readVersion(project: ProjectRow): string {
-  return `${project.plan_version}|${project.updated_at}`;
-}
-
 /**
  * The whole plan in one read (project, tasks, dependencies, resources, assignments,
  * baselines), serialised as UTF-8 JSON. Cached per project version — the plan version and
@@ -102,15 +97,6 @@ export async function getFullProjectJson(ctx: DomainContext, actor: Actor, proje
   const json = await fullProjectJson(ctx, project, cached);
   ctx.readCache?.set(project.id, version, json);
   return json;
-}
-
-/**
- * Call once `plan` is committed. Keyed by the version the write left on the project row,
- * which no other write can produce: when the write also changed the row's `updated_at`
- * behind `plan.project` (locking the key), the next read misses and reads the store.
- */
-export function rememberCommittedPlan(ctx: DomainContext, plan: Plan): void {
-  ctx.readCache?.set(plan.project.id, readVersion(plan.project), { tasks: [...plan.tasks.values()], dependencies: [...plan.dependencies.values()] });
 }
 
 function today(ctx: DomainContext): string {
@@ -255,10 +241,7 @@ export async function updateProject(
   });
   const { plan } = updated;
   if (plan) {
-    ctx.store.afterCommit(() => {
-      ctx.planCache?.put(plan, plan.project.plan_version);
-      rememberCommittedPlan(ctx, plan);
-    });
+    ctx.store.afterCommit(() => rememberCommittedPlan(ctx, plan));
   }
   return { project: updated.project, conflicts: updated.conflicts, rescheduled: updated.rescheduled };
 }

@@ -1,4 +1,9 @@
-import type { DependencyRow, TaskRow } from '../../store/store.js';
+import type { DependencyRow, ProjectRow, TaskRow } from '../../store/store.js';
+
+/** What the read cache is keyed by: every plan write and every change of the project's own fields moves it. */
+export function readVersion(project: Pick<ProjectRow, 'plan_version' | 'updated_at'>): string {
+  return `${project.plan_version}|${project.updated_at}`;
+}
 
 /**
  * The tasks and dependencies a plan write committed: the first full read of that version
