@@ -149,22 +149,25 @@ export async function writePlanInTransaction(
 
   const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date);
   const projectFinishAt = result.projectFinishAt ?? projectStartAt;
-  plan.project.plan_version = project.plan_version + 1;
   // The key locks with the first task: a change of the project's own fields.
   const locksKey = project.key_locked === 0 && plan.tasks.size > 0;
-  await tx.projects.update(projectId, {
-    plan_version: plan.project.plan_version,
+  // `plan.project` becomes the row as committed, so the caches remembered after the commit
+  // are keyed by the version the store holds (plan version and `updated_at`).
+  const written = {
+    plan_version: project.plan_version + 1,
     next_task_number: plan.project.next_task_number,
     task_count: plan.tasks.size,
     finish_at: projectFinishAt,
-    ...(locksKey ? { key_locked: 1, updated_at: now } : {}),
-  });
+    ...(locksKey ? { key_locked: 1 as const, updated_at: now } : {}),
+  };
+  Object.assign(plan.project, written);
+  await tx.projects.update(projectId, written);
   if (locksKey) {
     events.push({
       workspaceId: project.workspace_id,
       projectId,
       type: 'project.updated',
-      data: { project: presentProject({ ...project, key_locked: 1, updated_at: now }), changes: { keyLocked: { from: false, to: true } }, reason: 'edit' },
+      data: { project: presentProject(plan.project), changes: { keyLocked: { from: false, to: true } }, reason: 'edit' },
     });
   }
   await appendEvents(tx, actor, now, events);
