@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/logger.js';
 import { newTask, planningClient, type PlanningClient } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -8,10 +10,12 @@ import { provisionUser, startTestServer, type TestServer } from '../support/test
 describe('GET /api/projects/{projectId} right after writes', () => {
   let server: TestServer;
   let client: PlanningClient;
+  let key: string;
 
   beforeAll(async () => {
     server = await startTestServer();
-    client = planningClient(server, (await provisionUser(server, 'reader@example.com')).key);
+    key = (await provisionUser(server, 'reader@example.com')).key;
+    client = planningClient(server, key);
   });
   afterAll(() => server.close());
 
@@ -52,5 +56,34 @@ describe('GET /api/projects/{projectId} right after writes', () => {
 
     expect((await client.unlink(project.id, before.dependencies[0]?.id ?? '')).status).toBe(200);
     expect((await fullReadAsStored(project.id)).dependencies).toEqual([]);
+  });
+
+  // The read after a write reuses the JSON of every row the write did not replace: its bytes
+  // must be those of a read that takes every row from the store (another process's).
+  it('serves after each write the same bytes as a process with no cache', async () => {
+    const coldRead = async (projectId: string) => {
+      const cold = buildApp({ config: server.config, store: server.store, clock: server.clock, logger: createLogger('silent') });
+      try {
+        return (await cold.inject({ method: 'GET', url: `/api/projects/${projectId}`, headers: { authorization: `Bearer ${key}` } })).body;
+      } finally {
+        await cold.close();
+      }
+    };
+    const warmRead = async (projectId: string) => {
+      const response = await fetch(`${server.url}/api/projects/${projectId}`, { headers: { authorization: `Bearer ${key}` } });
+      return response.text();
+    };
+    const project = await client.createProject({ name: 'Same bytes' });
+    const phase = await newTask(client, project.id, { name: 'Phase "one" ✓', type: 'summary' });
+    const a = await newTask(client, project.id, { name: 'A', durationMin: 480, parentId: phase.id });
+    const b = await newTask(client, project.id, { name: 'B', durationMin: 240, parentId: phase.id, notes: 'line\nbreak' });
+    expect((await client.link(project.id, { predecessorId: a.id, successorId: b.id, lagMin: 60 })).status).toBe(201);
+    expect(await warmRead(project.id)).toBe(await coldRead(project.id));
+    for (const durationMin of [960, 120, 120]) {
+      expect((await client.patchTask(project.id, a.id, { durationMin })).status).toBe(200);
+      const warm = await warmRead(project.id);
+      expect(warm).toBe(await coldRead(project.id));
+      expect(JSON.parse(warm).tasks.find((task: { id: string }) => task.id === a.id).durationMin).toBe(durationMin);
+    }
   });
 });

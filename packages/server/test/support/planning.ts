@@ -148,7 +148,7 @@ export async function scheduleDrift(server: TestServer, projectId: string): Prom
   const result = schedule(engineInput(plan));
   const problems: string[] = [];
   for (const computed of result.tasks) {
-    const row = plan.original.get(computed.id);
+    const row = plan.tasks.get(computed.id);
     if (!row) continue;
     const pairs: [string, unknown, unknown][] = [
       ['startAt', row.start_at, computed.startAt],

@@ -111,6 +111,9 @@ export class PlanEditor {
   private readonly createdIds = new Set<string>();
   /** Moved tasks → the path of their placement, to name it when a move breaks a rule. */
   private readonly placementPaths = new Map<string, string>();
+  /** Task ids by parent id, and link ids by "predecessor successor": built on first need, kept up to date by the edits. */
+  private subtaskIndex?: Map<string | null, Set<string>>;
+  private linkIndex?: Map<string, string>;
 
   constructor(
     private readonly plan: Plan,
@@ -143,10 +146,36 @@ export class PlanEditor {
     this.problems.push({ path: path || 'body', message });
   }
 
-  private children(parentId: string | null): TaskRow[] {
-    return [...this.plan.tasks.values()]
-      .filter((task) => task.parent_id === parentId && task.sort_key !== '')
+  private subtaskIds(parentId: string | null): Set<string> {
+    if (!this.subtaskIndex) {
+      this.subtaskIndex = new Map();
+      for (const task of this.plan.tasks.values()) this.subtaskIds(task.parent_id).add(task.id);
+    }
+    let ids = this.subtaskIndex.get(parentId);
+    if (!ids) this.subtaskIndex.set(parentId, (ids = new Set()));
+    return ids;
+  }
+
+  /** Placed subtasks of a parent (or top-level tasks), in outline order. */
+  private children(parentId: string | null): Readonly<TaskRow>[] {
+    return [...this.subtaskIds(parentId)]
+      .map((id) => this.plan.tasks.get(id)!)
+      .filter((task) => task.sort_key !== '')
       .sort((a, b) => (a.sort_key < b.sort_key ? -1 : a.sort_key > b.sort_key ? 1 : a.id < b.id ? -1 : 1));
+  }
+
+  private linkKey(predecessorId: string, successorId: string): string {
+    return `${predecessorId} ${successorId}`;
+  }
+
+  /** The link from one task to another, if there is one. */
+  private linkBetween(predecessorId: string, successorId: string): Readonly<DependencyRow> | undefined {
+    if (!this.linkIndex) {
+      this.linkIndex = new Map();
+      for (const link of this.plan.dependencies.values()) this.linkIndex.set(this.linkKey(link.predecessor_id, link.successor_id), link.id);
+    }
+    const id = this.linkIndex.get(this.linkKey(predecessorId, successorId));
+    return id === undefined ? undefined : this.plan.dependencies.get(id);
   }
 
   private isDescendant(taskId: string, ancestorId: string): boolean {
@@ -193,6 +222,8 @@ export class PlanEditor {
       upper = siblings[index]?.sort_key ?? null;
       lower = index > 0 ? (siblings[index - 1]?.sort_key ?? null) : null;
     }
+    this.subtaskIds(task.parent_id).delete(task.id);
+    this.subtaskIds(parentId).add(task.id);
     task.parent_id = parentId;
     task.sort_key = generateKeyBetween(lower, upper);
   }
@@ -295,7 +326,7 @@ export class PlanEditor {
   }
 
   private updateTask(item: Located<TaskPatch & { id: string }>): void {
-    const row = this.plan.tasks.get(item.id);
+    const row = this.plan.tasks.edit(item.id);
     if (!row) return this.problem(field(item.path, 'id'), 'no such task in this project');
     const before = { ...row };
 
@@ -348,8 +379,9 @@ export class PlanEditor {
    */
   recordRollups(): void {
     const { editedTasks, rolledUpTaskIds } = this.applied;
-    for (const row of this.plan.tasks.values()) {
-      const before = this.plan.original.get(row.id);
+    // A summary whose rollup changed was copied by the recalculation that changed it.
+    for (const row of this.plan.tasks.touched()) {
+      const before = this.plan.tasks.original(row.id);
       if (!before || (row.type !== 'summary' && before.type !== 'summary')) continue;
       const edited = editedTasks.has(row.id);
       this.recordEdit(before, row);
@@ -375,7 +407,7 @@ export class PlanEditor {
     if (row.calendar_id) this.problem(field(path, 'calendarId'), 'no such calendar (only the project calendar exists yet)');
   }
 
-  private assignmentsOf(taskId: string): AssignmentRow[] {
+  private assignmentsOf(taskId: string): readonly AssignmentRow[] {
     return this.plan.assignments.get(taskId) ?? [];
   }
 
@@ -439,7 +471,7 @@ export class PlanEditor {
   }
 
   private assign(change: AssigneeChange): void {
-    const row = this.plan.tasks.get(change.taskId);
+    const row = this.plan.tasks.edit(change.taskId);
     if (!row) return this.problem('taskId', 'no such task in this project');
     const current = this.assignmentsOf(row.id);
     const keptUnits = new Map(current.map((a) => [a.resource_id, a.units_pct]));
@@ -471,7 +503,8 @@ export class PlanEditor {
     const row = this.plan.dependencies.get(item.id);
     if (!row) return this.problem(item.path, 'no such dependency in this project');
     this.plan.dependencies.delete(item.id);
-    if (this.plan.originalDependencies.has(item.id)) this.applied.deletedDependencies.push(row);
+    this.linkIndex?.delete(this.linkKey(row.predecessor_id, row.successor_id));
+    if (this.plan.dependencies.original(item.id)) this.applied.deletedDependencies.push(row);
     this.applied.writtenDependencyIds = this.applied.writtenDependencyIds.filter((id) => id !== item.id);
   }
 
@@ -484,9 +517,10 @@ export class PlanEditor {
     if (this.isDescendant(successor.id, predecessor.id) || this.isDescendant(predecessor.id, successor.id)) {
       return this.problem(field(item.path, 'successorId'), 'a summary task cannot be linked to one of its own subtasks');
     }
-    const existing = [...this.plan.dependencies.values()].find((d) => d.predecessor_id === predecessor.id && d.successor_id === successor.id);
-    if (existing) {
-      if (existing.type === item.type && existing.lag_min === item.lagMin) return;
+    const found = this.linkBetween(predecessor.id, successor.id);
+    if (found) {
+      if (found.type === item.type && found.lag_min === item.lagMin) return;
+      const existing = this.plan.dependencies.edit(found.id) as DependencyRow;
       existing.type = item.type;
       existing.lag_min = item.lagMin;
       existing.updated_at = this.now;
@@ -494,6 +528,7 @@ export class PlanEditor {
       return;
     }
     const id = randomUUID();
+    this.linkIndex?.set(this.linkKey(predecessor.id, successor.id), id);
     this.plan.dependencies.set(id, {
       id,
       project_id: this.plan.project.id,
@@ -512,10 +547,16 @@ export class PlanEditor {
    * as a phase before its subtasks, or emptied by a move): only the client changes it back.
    */
   private settleTypes(): void {
+    // Committed parents are summaries already: only this write's creations, moves and type
+    // edits can leave a task with subtasks that is not one.
     const parents = new Set<string>();
-    for (const task of this.plan.tasks.values()) if (task.parent_id) parents.add(task.parent_id);
-    for (const task of this.plan.tasks.values()) {
-      if (!parents.has(task.id) || task.type === 'summary') continue;
+    for (const task of this.plan.tasks.touched()) {
+      if (task.parent_id) parents.add(task.parent_id);
+      if (task.type !== 'summary' && this.plan.tasks.original(task.id)?.type === 'summary' && this.subtaskIds(task.id).size > 0) parents.add(task.id);
+    }
+    for (const id of parents) {
+      if (this.plan.tasks.get(id)?.type === 'summary') continue;
+      const task = this.plan.tasks.edit(id) as TaskRow;
       const before = task.type;
       task.type = 'summary';
       if (!this.createdIds.has(task.id)) {
@@ -525,7 +566,8 @@ export class PlanEditor {
       }
     }
     for (const [id, problems] of this.rolledUpEdits) {
-      if (parents.has(id)) for (const { path, message } of problems) this.problem(path, message);
+      const hasSubtasks = this.plan.tasks.get(id)?.type === 'summary' && this.subtaskIds(id).size > 0;
+      if (hasSubtasks) for (const { path, message } of problems) this.problem(path, message);
     }
   }
 }

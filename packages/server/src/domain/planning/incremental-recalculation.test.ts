@@ -6,6 +6,7 @@ import type { ScheduleResult } from '@gantry/engine';
 import type { ProjectRow, ResourceRow } from '../../store/store.js';
 import { PlanEditor, reportedFields, type PlanChanges } from './apply-changes.js';
 import { PlanCache } from './plan-cache.js';
+import { PlanRows } from './plan-rows.js';
 import { recalculate, type Plan } from './plan.js';
 
 // Dependency ids come from randomUUID: a counter makes a reported seed replay the same plans.
@@ -141,8 +142,7 @@ function emptySession(): Session {
     plan_version: 0,
   };
   const cache = new PlanCache();
-  const empty = new Map();
-  cache.put({ project, original: empty, tasks: empty, originalDependencies: empty, dependencies: empty, resources: new Map(resources.map((r) => [r.id, r])), assignments: empty }, 0);
+  cache.put({ project, tasks: new PlanRows(), dependencies: new PlanRows(), resources: PlanRows.loaded(resources), assignments: new PlanRows() }, 0);
   return { cache, project, writes: 0, tasksCreated: 0 };
 }
 
@@ -163,7 +163,7 @@ function currentValue(plan: Plan, id: string, field: string): Fields {
 
 /** The change set of one write, its task references resolved against the plan as loaded. */
 function changeSet(session: Session, plan: Plan, items: Item[]): PlanChanges {
-  const ids = [...plan.tasks.keys()];
+  const ids = [...plan.tasks.values()].map((row) => row.id);
   const pick = (k: number) => ids[k % ids.length];
   const changes: PlanChanges = { createTasks: [], updateTasks: [], createDependencies: [], deleteDependencyIds: [], fullReschedule: false };
   for (const [index, entry] of items.entries()) {
@@ -197,7 +197,7 @@ function changeSet(session: Session, plan: Plan, items: Item[]): PlanChanges {
         changes.createDependencies.push({ predecessorId, successorId, type: entry.type ?? existing.type, lagMin: entry.lagMin ?? existing.lag_min, path });
       }
     } else if (entry.kind === 'unlink') {
-      const dependencies = [...plan.dependencies.keys()];
+      const dependencies = [...plan.dependencies.values()].map((row) => row.id);
       if (dependencies.length > 0) changes.deleteDependencyIds.push({ id: dependencies[entry.index % dependencies.length]!, path });
     } else if (entry.kind === 'assign') {
       changes.assignees = { taskId: pick(entry.task)!, memberResourceIds: [], resourceIds: entry.resources.map((k) => resources[k]!.id), path: '' };
@@ -212,9 +212,8 @@ function changeSet(session: Session, plan: Plan, items: Item[]): PlanChanges {
 function withoutScheduler(plan: Plan): Plan {
   return {
     ...plan,
-    tasks: new Map([...plan.tasks].map(([id, row]) => [id, { ...row }])),
-    dependencies: new Map(plan.dependencies),
-    assignments: new Map(plan.assignments),
+    // A recalculation writes only task rows (through copies): links and assignments are read.
+    tasks: new PlanRows(new Map([...plan.tasks.values()].map((row) => [row.id, { ...row }]))),
     scheduler: undefined,
   };
 }
@@ -261,6 +260,9 @@ function runWrite(session: Session, items: Item[], log: string[]): ScheduleResul
     result = checkedRecalculate(plan, (p) => recalculate(p), context);
   }
   if (result.cycles.length > 0) return void log.push('  refused: cycle');
+  // The editor settles only the types its edits can affect: every task with subtasks must still be a summary.
+  const parents = new Set([...plan.tasks.values()].map((task) => task.parent_id));
+  for (const task of plan.tasks.values()) if (parents.has(task.id)) expect(task.type, context()).toBe('summary');
   project.plan_version += 1;
   session.cache.put(plan, project.plan_version);
   session.project = project;

@@ -1,15 +1,16 @@
 import type { Scheduler } from '@gantry/engine';
 import type { AssignmentRow, DependencyRow, ProjectRow, ResourceRow, TaskRow } from '../../store/store.js';
 import type { Plan } from './plan.js';
+import { PlanRows } from './plan-rows.js';
 
 interface Snapshot {
   version: number;
   /** Taken out by `get`: a write that fails must not leave its half-applied engine state behind. */
   scheduler?: Scheduler;
-  tasks: readonly TaskRow[];
-  dependencies: readonly DependencyRow[];
-  resources: readonly ResourceRow[];
-  assignments: readonly AssignmentRow[];
+  tasks: Map<string, TaskRow>;
+  dependencies: Map<string, DependencyRow>;
+  resources: Map<string, ResourceRow>;
+  assignments: Map<string, readonly AssignmentRow[]>;
 }
 
 /**
@@ -18,13 +19,18 @@ interface Snapshot {
  * equals the project's `plan_version`, read under the project's write lock — so another
  * process's write (another node, the CLI) simply makes it miss. Bounded: least recently
  * used projects are dropped.
+ *
+ * A write sees the entry's rows through its own copies (`PlanRows`) and `put` commits
+ * them into the entry in place, so neither costs more than the write changed. That is safe
+ * because the project's write lock admits one write at a time, and `put` runs after the
+ * commit: by then no other write can be working on the version it replaces.
  */
 export class PlanCache {
   private readonly entries = new Map<string, Snapshot>();
 
   constructor(private readonly capacity = 64) {}
 
-  /** The plan as committed at `project.plan_version`, as fresh working copies; undefined on a miss. */
+  /** The plan as committed at `project.plan_version`; undefined on a miss. */
   get(project: ProjectRow): Plan | undefined {
     const snapshot = this.entries.get(project.id);
     if (!snapshot || snapshot.version !== project.plan_version) return undefined;
@@ -32,16 +38,12 @@ export class PlanCache {
     this.entries.set(project.id, snapshot);
     const scheduler = snapshot.scheduler;
     snapshot.scheduler = undefined;
-    const assignments = new Map<string, AssignmentRow[]>();
-    for (const row of snapshot.assignments) assignments.set(row.task_id, [...(assignments.get(row.task_id) ?? []), row]);
     return {
       project,
-      original: new Map(snapshot.tasks.map((row) => [row.id, row])),
-      tasks: new Map(snapshot.tasks.map((row) => [row.id, { ...row }])),
-      originalDependencies: new Map(snapshot.dependencies.map((row) => [row.id, row])),
-      dependencies: new Map(snapshot.dependencies.map((row) => [row.id, { ...row }])),
-      resources: new Map(snapshot.resources.map((row) => [row.id, row])),
-      assignments,
+      tasks: new PlanRows(snapshot.tasks),
+      dependencies: new PlanRows(snapshot.dependencies),
+      resources: new PlanRows(snapshot.resources),
+      assignments: new PlanRows(snapshot.assignments),
       scheduler,
     };
   }
@@ -52,10 +54,10 @@ export class PlanCache {
     this.entries.set(plan.project.id, {
       version,
       scheduler: plan.scheduler,
-      tasks: [...plan.tasks.values()].map((row) => Object.freeze({ ...row })),
-      dependencies: [...plan.dependencies.values()].map((row) => Object.freeze({ ...row })),
-      resources: [...plan.resources.values()].map((row) => Object.freeze({ ...row })),
-      assignments: [...plan.assignments.values()].flat().map((row) => Object.freeze({ ...row })),
+      tasks: plan.tasks.commit(),
+      dependencies: plan.dependencies.commit(),
+      resources: plan.resources.commit(),
+      assignments: plan.assignments.commit(),
     });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }

@@ -10,27 +10,38 @@ import {
   type ScheduleInput,
   type ScheduleResult,
   type TaskInput,
+  type TaskResult,
 } from '@gantry/engine';
 import type { AssignmentRow, DependencyRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
+import { PlanRows } from './plan-rows.js';
 
 /**
- * A project's whole plan, loaded for one write: rows as stored (`original`) and the
- * working copies the write changes (`tasks`, `dependencies`, `assignments`).
+ * A project's whole plan, loaded for one write: the committed rows, seen through the
+ * copies this write makes of the rows it changes (`PlanRows`).
  */
 export interface Plan {
   project: ProjectRow;
-  original: ReadonlyMap<string, TaskRow>;
-  tasks: Map<string, TaskRow>;
-  originalDependencies: ReadonlyMap<string, DependencyRow>;
-  dependencies: Map<string, DependencyRow>;
-  resources: Map<string, ResourceRow>;
+  tasks: PlanRows<TaskRow>;
+  dependencies: PlanRows<DependencyRow>;
+  resources: PlanRows<ResourceRow>;
   /** By task id. */
-  assignments: Map<string, AssignmentRow[]>;
+  assignments: PlanRows<readonly AssignmentRow[]>;
   /**
    * The engine's state for this plan as committed, when the plan came from the cache:
    * the next recalculation can then be incremental.
    */
   scheduler?: Scheduler;
+}
+
+/** A task's assignment rows by task id. */
+function assignmentsByTask(rows: readonly AssignmentRow[]): Map<string, AssignmentRow[]> {
+  const byTask = new Map<string, AssignmentRow[]>();
+  for (const row of rows) {
+    const ofTask = byTask.get(row.task_id);
+    if (ofTask) ofTask.push(row);
+    else byTask.set(row.task_id, [row]);
+  }
+  return byTask;
 }
 
 export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> {
@@ -40,16 +51,13 @@ export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> 
     tx.people.listResources(project.id),
     tx.people.listAssignments(project.id),
   ]);
-  const assignments = new Map<string, AssignmentRow[]>();
-  for (const row of assignmentRows) assignments.set(row.task_id, [...(assignments.get(row.task_id) ?? []), row]);
+  const assignments = assignmentsByTask(assignmentRows.map((row) => Object.freeze(row)));
   return {
     project,
-    original: new Map(taskRows.map((row) => [row.id, row])),
-    tasks: new Map(taskRows.map((row) => [row.id, { ...row }])),
-    originalDependencies: new Map(dependencyRows.map((row) => [row.id, row])),
-    dependencies: new Map(dependencyRows.map((row) => [row.id, { ...row }])),
-    resources: new Map(resourceRows.map((row) => [row.id, row])),
-    assignments,
+    tasks: PlanRows.loaded(taskRows),
+    dependencies: PlanRows.loaded(dependencyRows),
+    resources: PlanRows.loaded(resourceRows),
+    assignments: new PlanRows(new Map([...assignments].map(([taskId, rows]) => [taskId, Object.freeze(rows)]))),
   };
 }
 
@@ -96,8 +104,43 @@ export function engineTask(row: TaskRow, projectKey: string, assignments: readon
   };
 }
 
+function dependencyInput(row: DependencyRow): DependencyInput {
+  return { id: row.id, predecessorId: row.predecessor_id, successorId: row.successor_id, type: row.type, lagMin: row.lag_min };
+}
+
+/**
+ * The engine's last input, with fresh inputs for the rows that may have changed since:
+ * a small edit of a large plan builds inputs only for what it copied. The last input is
+ * the committed plan's (the rows hold its results); rows added or removed change the
+ * network's shape, which needs every input anyway.
+ */
+function reusedInputs<Row extends { id: string }, Input extends { id: string }>(
+  previous: readonly Input[] | null | undefined,
+  rows: PlanRows<Row>,
+  mayHaveChanged: (input: Input) => boolean,
+  inputOf: (row: Readonly<Row>) => Input,
+): Input[] {
+  if (!previous || !rows.keepsCommittedIds() || previous.length !== rows.size) return Array.from(rows.values(), inputOf);
+  const inputs = previous.slice();
+  for (let k = 0; k < inputs.length; k++) {
+    if (mayHaveChanged(inputs[k]!)) inputs[k] = inputOf(rows.get(inputs[k]!.id)!);
+  }
+  return inputs;
+}
+
 export function engineInput(plan: Plan): ScheduleInput {
   const { project } = plan;
+  const previous = plan.scheduler?.input;
+  // A task's input holds its key (project key and number; the key locks with the first task)
+  // and its assignments. A summary's row also changes after its input was read: its rollup
+  // (duration, progress) is written back once the engine has run.
+  const tasks = reusedInputs(
+    previous?.tasks,
+    plan.tasks,
+    ({ id, type }) => type === 'summary' || plan.tasks.touches(id) || plan.assignments.touches(id),
+    (row) => engineTask(row, project.key, plan.assignments.get(row.id)),
+  );
+  const dependencies = reusedInputs(previous?.dependencies, plan.dependencies, ({ id }) => plan.dependencies.touches(id), dependencyInput);
   return {
     project: {
       startAt: dayStart(project.start_date),
@@ -105,14 +148,8 @@ export function engineInput(plan: Plan): ScheduleInput {
       deadline: project.deadline ? dayStart(project.deadline) : null,
       calendarId: project.calendar_id,
     },
-    tasks: [...plan.tasks.values()].map((row) => engineTask(row, project.key, plan.assignments.get(row.id))),
-    dependencies: [...plan.dependencies.values()].map((row) => ({
-      id: row.id,
-      predecessorId: row.predecessor_id,
-      successorId: row.successor_id,
-      type: row.type,
-      lagMin: row.lag_min,
-    })),
+    tasks,
+    dependencies,
   };
 }
 
@@ -157,7 +194,7 @@ function changedIds<T extends { id: string }>(before: readonly T[], after: reado
       previous = byId.get(item.id);
       if (!previous) return undefined;
     }
-    if (!same(previous, item)) changed.push(item.id);
+    if (previous !== item && !same(previous, item)) changed.push(item.id);
   }
   return changed;
 }
@@ -217,25 +254,26 @@ function sameData(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Runs the engine over the plan and writes the computed values into its working rows.
+ * Runs the engine over the plan and writes the computed values into the rows they change.
  * With the engine state of an earlier run (the committed plan's, from the plan cache, or
  * this write's first run), only what the engine inputs changed since that run affects is
  * recomputed — the changes are found by comparing the inputs (`inputChanges`), never taken
- * from what an edit says it did; otherwise, or with `full`, everything is. Either way the
- * result is the same.
+ * from what an edit says it did; with `full`, or when the network's shape changed,
+ * everything is. Either way the result is the same.
  */
 export function recalculate(plan: Plan, options: { full?: boolean } = {}): ScheduleResult {
   const input = engineInput(plan);
-  const changes = plan.scheduler && !options.full ? inputChanges(plan.scheduler.input, input) : undefined;
   let result: ScheduleResult;
-  if (plan.scheduler && changes) {
-    result = plan.scheduler.update(input, changes);
+  if (plan.scheduler) {
+    // The rows hold the scheduler's last result, so the rows to write are the ones whose result changed.
+    result = plan.scheduler.update(input, options.full ? undefined : inputChanges(plan.scheduler.input, input));
   } else {
     plan.scheduler = new Scheduler(input);
     result = plan.scheduler.current;
   }
-  for (const computed of result.tasks) {
-    const row = plan.tasks.get(computed.id);
+  for (const id of result.changedTaskIds) {
+    const computed = findById(result.tasks, id);
+    const row = computed && plan.tasks.edit(id);
     if (!row) continue;
     row.start_at = computed.startAt;
     row.finish_at = computed.finishAt;
@@ -252,6 +290,20 @@ export function recalculate(plan: Plan, options: { full?: boolean } = {}): Sched
     }
   }
   return result;
+}
+
+/** The result row of a task, by binary search: the engine sorts its rows by id. */
+function findById(rows: readonly TaskResult[], id: string): TaskResult | undefined {
+  let low = 0;
+  let high = rows.length - 1;
+  while (low <= high) {
+    const middle = (low + high) >>> 1;
+    const candidate = rows[middle]!;
+    if (candidate.id === id) return candidate;
+    if (candidate.id < id) low = middle + 1;
+    else high = middle - 1;
+  }
+  return undefined;
 }
 
 /** Columns of `after` that differ from `before`. */

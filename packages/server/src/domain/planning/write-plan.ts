@@ -40,11 +40,11 @@ function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, sav
     events.push({ ...base, type: 'task.updated', data: { task: task(plan.tasks.get(id) as TaskRow), changes } });
   }
   for (const row of saved) {
-    const before = plan.original.get(row.id);
+    const before = plan.tasks.original(row.id);
     if ((!before || before.progress_pct < 100) && row.progress_pct >= 100) events.push({ ...base, type: 'task.completed', data: { task: task(row) } });
   }
   for (const row of saved) {
-    const before = plan.original.get(row.id);
+    const before = plan.tasks.original(row.id);
     if (!before || !datesMoved(before, row)) continue;
     events.push({
       ...base,
@@ -70,19 +70,19 @@ async function persist(tx: Queries, plan: Plan, applied: AppliedChanges, saved: 
   await tx.tasks.upsertMany(saved);
   for (const taskId of applied.reassignedTaskIds) await tx.people.replaceAssignments(taskId, plan.assignments.get(taskId) ?? []);
   await tx.tasks.deleteDependencies(applied.deletedDependencies.map((d) => d.id));
-  const newDependencies = applied.writtenDependencyIds.filter((id) => !plan.originalDependencies.has(id));
+  const newDependencies = applied.writtenDependencyIds.filter((id) => !plan.dependencies.original(id));
   await tx.tasks.insertDependencies(newDependencies.map((id) => plan.dependencies.get(id)).filter((d) => d !== undefined));
   for (const id of applied.writtenDependencyIds) {
     const dependency = plan.dependencies.get(id);
-    if (dependency && plan.originalDependencies.has(id)) {
+    if (dependency && plan.dependencies.original(id)) {
       await tx.tasks.updateDependency(id, { type: dependency.type, lag_min: dependency.lag_min, updated_at: dependency.updated_at });
     }
   }
 }
 
 function isStartingProgress(plan: Plan): boolean {
-  return [...plan.tasks.values()].some((row) => {
-    const before = plan.original.get(row.id);
+  return [...plan.tasks.touched()].some((row) => {
+    const before = plan.tasks.original(row.id);
     return (row.progress_pct > 0 || row.actual_start_at !== null) && (!before || (before.progress_pct === 0 && before.actual_start_at === null));
   });
 }
@@ -133,15 +133,18 @@ export async function writePlanInTransaction(
     });
   }
 
-  const saved = [...plan.tasks.values()].filter((row) => {
-    const before = plan.original.get(row.id);
-    return !before || changedColumns(before, row).length > 0;
-  });
-  for (const row of saved) if (plan.original.has(row.id)) row.updated_at = now;
+  // Only rows the write copied can differ from the committed ones; saved (and announced) in task-number order.
+  const saved = [...plan.tasks.touched()]
+    .filter((row) => {
+      const before = plan.tasks.original(row.id);
+      return !before || changedColumns(before, row).length > 0;
+    })
+    .sort((a, b) => a.number - b.number);
+  for (const row of saved) if (plan.tasks.original(row.id)) row.updated_at = now;
 
   const events: DomainEvent[] = [];
   if (isStartingProgress(plan) && (await tx.baselines.list(projectId)).length === 0) {
-    const baseline = await captureBaseline(tx, plan.project, [...plan.original.values()], { name: null, capturedBy: actor.userId, now });
+    const baseline = await captureBaseline(tx, plan.project, [...plan.tasks.originals()], { name: null, capturedBy: actor.userId, now });
     events.push({ workspaceId: project.workspace_id, projectId, type: 'baseline.saved', data: { baseline, automatic: true } });
   }
   await persist(tx, plan, editor.applied, saved);
@@ -174,7 +177,7 @@ export async function writePlanInTransaction(
 
   const created = new Set(editor.applied.createdTaskIds);
   const savedIds = new Set(saved.map((row) => row.id));
-  const reported = [...plan.tasks.values()].filter((row) => created.has(row.id) || editor.applied.editedTasks.has(row.id) || savedIds.has(row.id));
+  const reported = [...plan.tasks.touched()].filter((row) => created.has(row.id) || editor.applied.editedTasks.has(row.id) || savedIds.has(row.id));
   const conflicts: Conflict[] = result.conflicts.map((conflict) => ({ ...conflict, dependencyId: conflict.dependencyId ?? null }));
   return {
     plan,

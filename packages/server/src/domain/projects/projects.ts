@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, ProjectPatch } from '@gantry/contract';
 import type { z } from 'zod';
-import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
+import type { DependencyRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
 import { firstWorkingMinute } from '../planning/plan.js';
@@ -49,6 +49,42 @@ function byCodeUnits(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * The UTF-8 JSON of committed task and link rows, made once per row: a committed row never
+ * changes (it is frozen, and shared by every version of the plan until a write replaces
+ * it), so the full read after a small write serialises only the rows that write replaced.
+ */
+const committedTaskJson = new WeakMap<TaskRow, { projectKey: string; json: Buffer }>();
+const committedDependencyJson = new WeakMap<DependencyRow, Buffer>();
+
+function taskJson(row: TaskRow, projectKey: string): Buffer {
+  const known = committedTaskJson.get(row);
+  if (known?.projectKey === projectKey) return known.json;
+  const json = Buffer.from(JSON.stringify(presentPlanTask(row, projectKey)));
+  if (Object.isFrozen(row)) committedTaskJson.set(row, { projectKey, json });
+  return json;
+}
+
+function dependencyJson(row: DependencyRow): Buffer {
+  const known = committedDependencyJson.get(row);
+  if (known !== undefined) return known;
+  const json = Buffer.from(JSON.stringify(presentDependency(row)));
+  if (Object.isFrozen(row)) committedDependencyJson.set(row, json);
+  return json;
+}
+
+/** `[a,b,…]` from the JSON of each item. */
+function jsonArray(items: readonly Buffer[]): Buffer[] {
+  const parts: Buffer[] = [openBracket];
+  for (const [k, item] of items.entries()) {
+    if (k > 0) parts.push(comma);
+    parts.push(item);
+  }
+  parts.push(closeBracket);
+  return parts;
+}
+const [openBracket, comma, closeBracket] = ['[', ',', ']'].map((text) => Buffer.from(text)) as [Buffer, Buffer, Buffer];
+
 /** The full project as stored now, serialised; `committed`: its tasks and links, already known. */
 async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committed: CommittedRows | undefined): Promise<Buffer> {
   const { id: projectId, key: projectKey } = project;
@@ -69,16 +105,20 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
     if (values) values.push(value);
     else tasksOfBaseline.set(t.baseline_id, [value]);
   }
-  const full: FullProject = {
-    project: presentProject(project),
-    tasks: outlineOrder(tasks).map((row) => presentPlanTask(row, projectKey)),
-    // Timestamps and ids are ASCII: code-unit order is their order, without the cost of a collator.
-    dependencies: [...dependencies].sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id)).map(presentDependency),
+  // Serialised as JSON.stringify would serialise the FullProject object, field by field in its order.
+  const rest: Omit<FullProject, 'project' | 'tasks' | 'dependencies'> = {
     resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
     assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
     baselines: baselines.map((b) => ({ ...presentBaseline(b), tasks: tasksOfBaseline.get(b.id) ?? [] })),
   };
-  return Buffer.from(JSON.stringify(full));
+  return Buffer.concat([
+    Buffer.from(`{"project":${JSON.stringify(presentProject(project))},"tasks":`),
+    ...jsonArray(outlineOrder(tasks).map((row) => taskJson(row, projectKey))),
+    Buffer.from(',"dependencies":'),
+    // Timestamps and ids are ASCII: code-unit order is their order, without the cost of a collator.
+    ...jsonArray([...dependencies].sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id)).map(dependencyJson)),
+    Buffer.from(`,${JSON.stringify(rest).slice(1)}`),
+  ]);
 }
 
 /**

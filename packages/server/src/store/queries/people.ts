@@ -28,7 +28,7 @@ export function peopleQueries(db: Executor) {
         .orderBy('r.id')
         .execute();
     },
-    async replaceAssignments(taskId: string, rows: Insertable<AssignmentsTable>[]): Promise<void> {
+    async replaceAssignments(taskId: string, rows: readonly Insertable<AssignmentsTable>[]): Promise<void> {
       await db.deleteFrom('assignments').where('task_id', '=', taskId).execute();
       if (rows.length > 0) await db.insertInto('assignments').values(rows).execute();
     },
