@@ -76,9 +76,9 @@ function dependencyJson(row: DependencyRow): Buffer {
 /** `[a,b,…]` from the JSON of each item. */
 function jsonArray(items: readonly Buffer[]): Buffer[] {
   const parts: Buffer[] = [openBracket];
-  for (const [k, item] of items.entries()) {
+  for (let k = 0; k < items.length; k++) {
     if (k > 0) parts.push(comma);
-    parts.push(item);
+    parts.push(items[k]!);
   }
   parts.push(closeBracket);
   return parts;
