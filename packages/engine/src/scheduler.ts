@@ -651,8 +651,7 @@ export class Scheduler {
     let ef: number;
     // Working position of es (NaN when not known without a lookup).
     let wS = NaN;
-    // Whether es / ef are known to sit at positions wS / wS + d (checked right after each
-    // conversion: a later lookup may grow the calendar's table, see exactPosition).
+    // Whether es / ef are known to sit at positions wS / wS + d (see exactPosition).
     let exactS = false;
     let exactF = false;
     if (net.milestone[i] === 1) {
@@ -698,9 +697,8 @@ export class Scheduler {
   /**
    * `leafForward` for a plain leaf (`Network.plain`) in pass 1 when no ancestor adds a
    * candidate: it starts at its latest link candidate or the project start, with none of
-   * the constraint, progress and manual cases. The same calendar calls in the same order
-   * (a lookup can grow a calendar's table, and far-away readings depend on how far it
-   * grew), hence the same results (fast path `plainLeaves`, tested against the general code).
+   * the constraint, progress and manual cases. Calendar readings depend on their arguments
+   * only, so the same results (fast path `plainLeaves`, tested against the general code).
    */
   private plainLeafForward(i: number): void {
     const net = this.net;
@@ -924,8 +922,8 @@ export class Scheduler {
     // normalizeFinish + subWork share one position lookup (none when lf is the link candidate
     // whose position the successor remembered).
     const w = positionOf(cal, lf, lf === link ? linkPos : NaN);
-    // Whether lf / lss are known to sit at positions w / w − rem (checked right after each
-    // conversion; a manual task's lf is not converted and w may be a clamped reading).
+    // Whether lf / lss are known to sit at positions w / w − rem (see exactPosition;
+    // a manual task's lf is not converted and w may be a clamped reading).
     let exactF = false;
     if (!net.manual[i]) {
       lf = cal.finishAtPosition(w);
@@ -959,7 +957,6 @@ export class Scheduler {
     const lss = this.lss;
     const lfs = this.lf;
     const pf = this.projectFinish;
-    // (Calendar calls in leafBackward's order: the parent's bound first.)
     const lf = this.parentLateBound(i, cal, d);
     let link = POS;
     let linkPos = NaN;
@@ -1127,8 +1124,8 @@ export class Scheduler {
 
   /**
    * `leafFloat` for a plain ASAP leaf (`Network.plain`) of a forward-scheduled project: it
-   * sits at its early dates, without the progress, manual and late-date cases. The same
-   * calendar calls in the same order as the general code (fast path `plainLeaves`).
+   * sits at its early dates, without the progress, manual and late-date cases (fast path
+   * `plainLeaves`).
    */
   private plainLeafFloat(i: number): void {
     const net = this.net;
