@@ -11,12 +11,7 @@ import { atLateDates, K_DEADLINE, NEG, POS, positionOf, type ScheduleState } fro
 export function floatsAndRollups(st: ScheduleState, full: boolean): void {
   const net = st.net;
   const n = net.n;
-  const plainFloats = st.plainLeaves && !net.backward;
-  for (let i = 0; i < n; i++) {
-    if (!st.dirtyT[i] || net.isSummary[i]) continue;
-    if (plainFloats && net.plain[i] && net.ckind[i] === C_ASAP) plainLeafFloat(st, i);
-    else leafFloat(st, i);
-  }
+  for (let i = 0; i < n; i++) if (st.dirtyT[i] && !net.isSummary[i]) leafFloat(st, i);
   // Reverse topological order of exit nodes puts children first.
   const topo = net.topo;
   for (let k = 0; k < topo.length; k++) {
@@ -87,51 +82,6 @@ function leafFloat(st: ScheduleState, i: number): void {
   st.crit[i] = tf <= 0 && !net.complete[i] && !(net.manual[i] && net.linkCount[i] === 0) ? 1 : 0;
   let bits = st.conflictBits[i]! & ~K_DEADLINE;
   if (net.deadline[i]! < st.finish[i]!) bits |= K_DEADLINE;
-  st.conflictBits[i] = bits;
-}
-
-/**
- * `leafFloat` for a plain ASAP leaf (`Network.plain`) of a forward-scheduled project: it
- * sits at its early dates, without the progress, manual and late-date cases (fast path
- * `plainLeaves`, tested against the general code).
- */
-function plainLeafFloat(st: ScheduleState, i: number): void {
-  const net = st.net;
-  const cal = net.cals[i]!;
-  st.touched[i] = 1;
-  const es = st.es[i]!;
-  const ef = st.ef[i]!;
-  const ls = st.ls[i]!;
-  const lf = st.lf[i]!;
-  st.start[i] = es;
-  st.finish[i] = ef;
-  let wEs = NaN;
-  let wEf = NaN;
-  let finishSlack = 0;
-  if (ef !== lf) {
-    const wLf = positionOf(cal, lf, st.pLf[i]!);
-    wEf = positionOf(cal, ef, st.pEf[i]!);
-    finishSlack = wLf - wEf;
-  }
-  let startSlack = 0;
-  if (es !== ls) {
-    const wLs = positionOf(cal, ls, st.pLs[i]!);
-    wEs = positionOf(cal, es, st.pEs[i]!);
-    startSlack = wLs - wEs;
-  }
-  const tf = startSlack < finishSlack ? startSlack : finishSlack;
-  st.tf[i] = tf;
-  // Free float over own and inherited (summary) outgoing links, with the positions found so far.
-  st.fwS = wEs;
-  st.fwF = wEf;
-  let ff = freeFloatFrom(st, i, cal, es, ef, POS);
-  for (let p = net.parent[i]!; p >= 0; p = net.parent[p]!) ff = freeFloatFrom(st, net.n + p, cal, es, ef, ff, i);
-  if (ff === POS) ff = tf;
-  if (ff > tf) ff = tf;
-  st.ff[i] = ff < 0 ? 0 : ff;
-  st.crit[i] = tf <= 0 ? 1 : 0;
-  let bits = st.conflictBits[i]! & ~K_DEADLINE;
-  if (net.deadline[i]! < ef) bits |= K_DEADLINE;
   st.conflictBits[i] = bits;
 }
 

@@ -46,7 +46,6 @@ function forwardNode(st: ScheduleState, v: number): void {
   const net = st.net;
   if (v >= net.n) rollupExitEarly(st, v);
   else if (net.isSummary[v]) entryForward(st, v);
-  else if (st.plainLeaves && net.plain[v] && !st.pass2) plainLeafForward(st, v);
   else leafForward(st, v);
 }
 
@@ -269,79 +268,6 @@ function leafForward(st: ScheduleState, i: number): void {
   st.pEs[i] = exactS ? wS : NaN;
   st.pEf[i] = exactF ? wF : NaN;
   st.conflictBits[i] = startConflicts(st, i, cal, es, x, g.has, bindingDep, bits);
-}
-
-/**
- * `leafForward` for a plain leaf (`Network.plain`) in pass 1 when no ancestor adds a
- * candidate: it starts at its latest link candidate or the project start, with none of
- * the constraint, progress and manual cases (fast path `plainLeaves`, tested against the
- * general code).
- */
-function plainLeafForward(st: ScheduleState, i: number): void {
-  const net = st.net;
-  const { inStart, inType, inSrc, inLag, inDep, cals, deps, parent, ckind } = net;
-  for (let p = parent[i]!; p >= 0; p = parent[p]!) {
-    if (inStart[p] !== inStart[p + 1] || ckind[p] === C_SNET || ckind[p] === C_MSO) return leafForward(st, i);
-  }
-  const n = net.n;
-  const cal = cals[i]!;
-  const d = net.dur[i]!;
-  const ps = st.projectStartEff;
-  const es = st.es;
-  const ef = st.ef;
-  const pEs = st.pEs;
-  const pEf = st.pEf;
-  let s = NEG;
-  let sPos = NaN;
-  let sDep = -1;
-  let f = NEG;
-  let fDep = -1;
-  let fIsSf = false;
-  const q0 = inStart[i]!;
-  const q1 = inStart[i + 1]!;
-  for (let q = q0; q < q1; q++) {
-    const t = inType[q]!;
-    const u = inSrc[q]!;
-    const lag = inLag[q]!;
-    const base = t === FS || t === FF ? ef[u]! : es[u]!;
-    if (!Number.isFinite(base)) continue;
-    const c = lag === 0 ? base : cal.shift(base, lag);
-    if (t === FS || t === SS) {
-      if (c > s || (c === s && sDep >= 0 && deps[inDep[q]!]!.id < deps[sDep]!.id)) {
-        s = c;
-        sDep = inDep[q]!;
-        sPos = lag === 0 && u < n && cals[u] === cal ? (t === FS ? pEf[u]! : pEs[u]!) : NaN;
-      }
-    } else if (c > f || (c === f && fDep >= 0 && deps[inDep[q]!]!.id < deps[fDep]!.id)) {
-      f = c;
-      fDep = inDep[q]!;
-      fIsSf = t === SF;
-    }
-  }
-  const has = q1 > q0;
-  let x = s;
-  const fs = Number.isFinite(f) ? cal.subWork(f, d) : NEG;
-  let bindingDep = sDep;
-  if (fs > x) {
-    x = fs;
-    bindingDep = fDep;
-  }
-  const es0 = has ? Math.max(x, ps) : ps;
-  const finishFixed = fs === x && Number.isFinite(fs) && fs >= ps && fIsSf ? f : NaN;
-  const wS = positionOf(cal, es0, es0 === s ? sPos : NaN);
-  const start = cal.startAtPosition(wS);
-  const exactS = st.remember && cal.exactPosition(wS);
-  const wF = wS + d;
-  let finish = cal.finishAtPosition(wF);
-  const exactF = st.remember && cal.exactPosition(wF);
-  if (finishFixed === finishFixed && finishFixed !== finish && cal.position(finishFixed) === (exactF ? wF : cal.position(finish))) finish = finishFixed;
-  st.hasPred[i] = has ? 1 : 0;
-  st.linkDep[i] = -1;
-  st.conflictBits[i] = startConflicts(st, i, cal, start, x, has, bindingDep, st.conflictBits[i]! & K_DEADLINE);
-  es[i] = start;
-  ef[i] = finish;
-  pEs[i] = exactS ? wS : NaN;
-  pEf[i] = exactF ? wF : NaN;
 }
 
 /**

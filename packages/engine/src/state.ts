@@ -71,7 +71,7 @@ export class ScheduleState {
   readonly pLf: Float64Array;
   /** Whether positions are remembered (`fastPaths.rememberedPositions`). */
   readonly remember: boolean;
-  /** Whether plain leaves take their fast paths (`fastPaths.plainLeaves`). */
+  /** Whether plain leaves take the backward pass's fast path (`fastPaths.plainLeaves`). */
   readonly plainLeaves: boolean;
   /** Nodes to (re)compute in the forward, backward and float phases; tasks any phase visited. */
   dirtyF: Uint8Array;

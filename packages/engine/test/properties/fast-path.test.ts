@@ -63,8 +63,8 @@ describe('property: fast paths equal the general code', () => {
     expect(tables(true)).not.toBeNull();
     expect(tables(false)).toBeNull();
     expect((compileCalendars(CALENDARS).get('tueoff') as unknown as { wkFin: Int32Array | null }).wkFin).toBeNull();
-    // The passes take the plain-leaf paths for leaves `Network.plain` marks when the state
-    // says so (forwardNode, backwardNode, floatsAndRollups): both leaves here are plain.
+    // The backward pass takes the plain-leaf path for leaves `Network.plain` marks when the
+    // state says so (backwardNode): both leaves here are plain.
     const plainPasses = (on: boolean) =>
       withFastPaths(on, () => {
         const s = new Scheduler({
