@@ -128,7 +128,7 @@ export class WorkCalendar {
   /**
    * Calendars without exceptions repeat every week: `wkFin[r]` / `wkStart[r]` = minute of
    * the week (from Sunday 00:00 local) where r working minutes of the week are complete, as
-   * a finish / start, so a position inside the day table maps back to an instant with one
+   * a finish / start, so a position inside the span maps back to an instant with one
    * division instead of a walk over the days. `wkOff` = position of local minute 0 of week 0
    * (Sunday 1969-12-28).
    */

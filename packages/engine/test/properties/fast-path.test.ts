@@ -127,8 +127,8 @@ describe('property: fast paths equal the general code', () => {
     },
   );
 
-  // The calendar primitives on their own, over instants up to ±600 years from the plan (the
-  // day table stops growing at about 400 years, so clamped readings are compared too).
+  // The calendar primitives on their own, over instants up to ±600 years from the plan (a
+  // calendar reads the years 1600 to 2400, so clamped readings are compared too).
   const arbSteps = fc.array(
     fc.record({
       op: fc.constantFrom('addWork', 'subWork', 'shift', 'nextWorkStart', 'nextMilestoneStart', 'normalizeFinish', 'workBetween'),
