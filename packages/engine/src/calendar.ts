@@ -19,10 +19,15 @@ export const STANDARD_CALENDAR: CalendarInput = Object.freeze({
   exceptions: [],
 });
 
-/** Days added to the lazily built day table at a time (about 4 years). */
+/** Days the lazily built day table first covers on each side of a date (about 4 years). */
 const CHUNK_DAYS = 1461;
-/** Hard limit on the day table (about 400 years) so a calendar without work cannot loop. */
-const MAX_DAYS = 146_100;
+/**
+ * The local days a calendar reads: 1600-01-01 up to (not including) 2400-01-01. The span is
+ * fixed so that no reading depends on how far earlier look-ups grew the day table; instants
+ * outside it read as its edges. It also bounds the table of a calendar without work.
+ */
+const DAY_MIN = Date.UTC(1600, 0, 1) / 86_400_000;
+const DAY_MAX = Date.UTC(2400, 0, 1) / 86_400_000;
 
 function parseHm(s: string): number {
   const m = /^(\d{1,2}):(\d{2})/.exec(s);
@@ -75,9 +80,12 @@ interface DayRules {
  *
  * Instants are **UTC epoch minutes** (`Math.floor(Date.parse(iso) / 60000)`). Internally
  * each instant is converted to the calendar's wall-clock time (its IANA zone) and mapped
- * to a *working position*: the count of working minutes since an arbitrary origin. All
- * primitives are then O(log days) lookups in a lazily grown per-day table. Never throws;
- * a calendar without any working time is treated as working around the clock.
+ * to a *working position*: the count of working minutes since local 1970-01-01 00:00
+ * (negative before). Every reading is a function of the calendar and its arguments only:
+ * positions have a fixed origin and the days read have a fixed span (`DAY_MIN`–`DAY_MAX`),
+ * so the per-day table, grown lazily around the dates looked up, is a cache that changes
+ * speed, never results. Never throws; a calendar without any working time is treated as
+ * working around the clock.
  */
 export class WorkCalendar {
   readonly id: string;
@@ -95,31 +103,39 @@ export class WorkCalendar {
   private readonly finAt: Int32Array[] = [];
   private readonly startAt: Int32Array[] = [];
   private readonly weeklyPattern: number[] = [];
-  /** Day table: first local day number, cumulative work at each day's start, pattern per day. */
+  /** `weekCum[j]`: weekly work of the j first days of a week that starts on a Thursday (as local day 0 does). */
+  private readonly weekCum = new Float64Array(8);
+  /** Exception days as disjoint ranges `[segFrom[k], segTo[k]]` in ascending order, with their patterns. */
+  private readonly segFrom: number[] = [];
+  private readonly segTo: number[] = [];
+  private readonly segPat: number[] = [];
+  /** What the exceptions change in the work before local day 0 (subtracted so that day 0 is position 0). */
+  private origin = 0;
+  /** Positions of local midnight of `DAY_MIN` and `DAY_MAX`: the span of positions a reading can return. */
+  private readonly posMin: number;
+  private readonly posMax: number;
+  /** The span `exactPosition` accepts: (posMin, posMax) in UTC, none (+∞, −∞) in other zones. */
+  private readonly exactLo: number;
+  private readonly exactHi: number;
+  /** Day table: first local day number, cumulative work (position) at each day's start, pattern per day. */
   private lo = 0;
   private hi = 0;
   private cum: Float64Array = new Float64Array(0);
   private pat: Int32Array = new Int32Array(0);
-  /** `cum[0]` and `cum[hi − lo]`: the positions the day table spans (kept as fields for the fast paths). */
-  private posLo = 0;
-  private posHi = 0;
-  /** The span `exactPosition` accepts: the table's positions in UTC, none (+∞, −∞) otherwise. */
-  private exactLo = Infinity;
-  private exactHi = -Infinity;
   /** Table days per working minute, for the first guess of `walkToDay`. */
   private daysPerWork = 0;
   private readonly allDay: boolean;
   /**
    * Calendars without exceptions repeat every week: `wkFin[r]` / `wkStart[r]` = minute of
    * the week (from Sunday 00:00 local) where r working minutes of the week are complete, as
-   * a finish / start, so a position inside the day table maps back to an instant with one
+   * a finish / start, so a position inside the span maps back to an instant with one
    * division instead of a walk over the days. `wkOff` = position of local minute 0 of week 0
-   * (Sunday 1969-12-28) in the table's numbering (stable: positions never move).
+   * (Sunday 1969-12-28).
    */
   private readonly wkWork: number = 0;
   private readonly wkFin: Int32Array | null = null;
   private readonly wkStart: Int32Array | null = null;
-  private wkOff = 0;
+  private readonly wkOff: number = 0;
 
   constructor(id: string, zone: TimeZone, rules: DayRules) {
     this.id = id;
@@ -129,6 +145,13 @@ export class WorkCalendar {
     this.allDay = weeklyWork === 0 && !rules.exceptions.some((e) => e.pattern.length > 0);
     this.rules = this.allDay ? { weekly: Array.from({ length: 7 }, () => [0, 1440]), exceptions: [] } : rules;
     for (const d of this.rules.weekly) this.weeklyPattern.push(this.internPattern(d));
+    for (let j = 0; j < 7; j++) this.weekCum[j + 1] = this.weekCum[j]! + this.patternWork[this.weeklyPattern[(j + 4) % 7]!]!;
+    this.resolveExceptions();
+    this.origin = this.cumAt(0);
+    this.posMin = this.cumAt(DAY_MIN);
+    this.posMax = this.cumAt(DAY_MAX);
+    this.exactLo = this.zone.isUtc ? this.posMin : Infinity;
+    this.exactHi = this.zone.isUtc ? this.posMax : -Infinity;
     if (fastPaths.weeklyCalendar && this.rules.exceptions.length === 0) {
       let w = 0;
       for (let d = 0; d < 7; d++) w += this.patternWork[this.weeklyPattern[d]!]!;
@@ -148,8 +171,49 @@ export class WorkCalendar {
         this.wkWork = w;
         this.wkFin = fin;
         this.wkStart = st;
+        this.wkOff = this.cumAt(-4);
       }
     }
+  }
+
+  /**
+   * Resolves the exceptions, which may overlap (the earlier one wins), into disjoint day
+   * ranges; their patterns are interned here, so pattern numbers do not depend on look-ups.
+   */
+  private resolveExceptions(): void {
+    const ex = this.rules.exceptions;
+    const cuts = [...new Set(ex.flatMap((e) => [e.from, e.to + 1]))].sort((a, b) => a - b);
+    for (let k = 0; k + 1 < cuts.length; k++) {
+      const day = cuts[k]!;
+      const e = ex.find((x) => x.from <= day && day <= x.to);
+      if (e === undefined) continue;
+      const p = this.internPattern(e.pattern);
+      const last = this.segTo.length - 1;
+      if (last >= 0 && this.segTo[last] === day - 1 && this.segPat[last] === p) this.segTo[last] = cuts[k + 1]! - 1;
+      else {
+        this.segFrom.push(day);
+        this.segTo.push(cuts[k + 1]! - 1);
+        this.segPat.push(p);
+      }
+    }
+  }
+
+  /** Work of the weekly rules from local day 0 to `day` (negative before day 0). */
+  private weeklyCum(day: number): number {
+    const k = Math.floor(day / 7);
+    return k * this.weekCum[7]! + this.weekCum[day - 7 * k]!;
+  }
+
+  /** Position of local midnight starting `day`, in closed form: the weekly work plus what exceptions change. */
+  private cumAt(day: number): number {
+    let w = this.weeklyCum(day) - this.origin;
+    for (let k = 0; k < this.segFrom.length; k++) {
+      const a = this.segFrom[k]!;
+      if (a >= day) break;
+      const b = Math.min(this.segTo[k]! + 1, day);
+      w += (b - a) * this.patternWork[this.segPat[k]!]! - (this.weeklyCum(b) - this.weeklyCum(a));
+    }
+    return w;
   }
 
   private internPattern(p: number[]): number {
@@ -204,70 +268,42 @@ export class WorkCalendar {
     return idx;
   }
 
-  private patternOfDay(day: number): number {
-    for (const e of this.rules.exceptions) {
-      if (day >= e.from && day <= e.to) return this.internPattern(e.pattern);
-    }
-    return this.weeklyPattern[(((day + 4) % 7) + 7) % 7]!;
-  }
-
-  /** Grows the day table so that it covers `day`; returns false beyond the hard limit. */
+  /** Grows the day table so that it covers `day`; false outside `DAY_MIN`–`DAY_MAX`. */
   private ensure(day: number): boolean {
     if (day >= this.lo && day < this.hi) return true;
+    if (!(day >= DAY_MIN && day < DAY_MAX)) return false;
     if (this.hi === this.lo) {
-      this.lo = day - CHUNK_DAYS;
-      this.hi = day + CHUNK_DAYS;
-      this.rebuild(this.lo, this.hi, 0, 0);
+      this.rebuild(Math.max(DAY_MIN, day - CHUNK_DAYS), Math.min(DAY_MAX, day + CHUNK_DAYS));
       return true;
     }
     // Grow geometrically so far-away dates cost O(days) in total, not per step.
     const grow = Math.max(CHUNK_DAYS, this.hi - this.lo);
-    let newLo = day < this.lo ? Math.min(day, this.lo - grow) : this.lo;
-    let newHi = day >= this.hi ? Math.max(day + 1, this.hi + grow) : this.hi;
-    if (newHi - newLo > MAX_DAYS) {
-      // Never slide the window (positions must stay stable); only grow up to the limit.
-      newLo = Math.max(newLo, this.hi - MAX_DAYS);
-      newHi = Math.min(newHi, newLo + MAX_DAYS);
-      if (day < newLo || day >= newHi || (newLo === this.lo && newHi === this.hi)) return false;
-    }
-    const keepCum = this.cum[0]!;
-    this.rebuild(newLo, newHi, this.lo, keepCum);
+    const lo = day < this.lo ? Math.max(DAY_MIN, Math.min(day, this.lo - grow)) : this.lo;
+    const hi = day >= this.hi ? Math.min(DAY_MAX, Math.max(day + 1, this.hi + grow)) : this.hi;
+    this.rebuild(lo, hi);
     return true;
   }
 
-  /** Rebuilds cum/pat for [lo,hi) keeping cum(anchorDay) = anchorCum so positions stay stable. */
-  private rebuild(lo: number, hi: number, anchorDay: number, anchorCum: number): void {
+  /** Fills cum/pat for days [lo, hi]: cum[0] from the closed form, then day by day. */
+  private rebuild(lo: number, hi: number): void {
     const n = hi - lo + 1;
     const cum = new Float64Array(n);
     const pat = new Int32Array(n);
-    if (this.rules.exceptions.length === 0) {
-      // Weekly rules only: walk the weekdays instead of looking each day up.
-      let wd = (((lo + 4) % 7) + 7) % 7;
-      for (let d = lo; d < hi; d++) {
-        pat[d - lo] = this.weeklyPattern[wd]!;
-        if (++wd === 7) wd = 0;
-      }
-    } else for (let d = lo; d < hi; d++) pat[d - lo] = this.patternOfDay(d);
+    let wd = (((lo + 4) % 7) + 7) % 7;
+    for (let d = lo; d < hi; d++) {
+      pat[d - lo] = this.weeklyPattern[wd]!;
+      if (++wd === 7) wd = 0;
+    }
+    for (let k = 0; k < this.segFrom.length; k++) {
+      const b = Math.min(this.segTo[k]! + 1, hi);
+      for (let d = Math.max(this.segFrom[k]!, lo); d < b; d++) pat[d - lo] = this.segPat[k]!;
+    }
+    cum[0] = this.cumAt(lo);
     for (let i = 0; i < n - 1; i++) cum[i + 1] = cum[i]! + this.patternWork[pat[i]!]!;
-    const shift = anchorCum - (anchorDay >= lo && anchorDay <= hi ? cum[anchorDay - lo]! : 0);
-    for (let i = 0; i < n; i++) cum[i] = cum[i]! + shift;
     this.lo = lo;
     this.hi = hi;
     this.cum = cum;
     this.pat = pat;
-    this.posLo = cum[0]!;
-    this.posHi = cum[n - 1]!;
-    if (this.zone.isUtc) {
-      this.exactLo = this.posLo;
-      this.exactHi = this.posHi;
-    }
-    if (this.wkFin !== null) {
-      // Position of local minute 0 of week 0: cum[0] minus the work from there to day lo.
-      const k = Math.floor((lo + 4) / 7);
-      let before = k * this.wkWork;
-      for (let d = 7 * k - 4; d < lo; d++) before += this.patternWork[this.weeklyPattern[(((d + 4) % 7) + 7) % 7]!]!;
-      this.wkOff = cum[0]! - before;
-    }
     const span = cum[n - 1]! - cum[0]!;
     this.daysPerWork = span > 0 ? (n - 1) / span : 0;
   }
@@ -275,7 +311,7 @@ export class WorkCalendar {
   /** Working position of a local wall-clock minute. */
   private posLocal(t: number): number {
     const day = Math.floor(t / 1440);
-    if (!(day >= this.lo && day < this.hi) && !this.ensure(day)) return t < 0 || day < this.lo ? this.cum[0]! : this.cum[this.hi - this.lo]!;
+    if (!(day >= this.lo && day < this.hi) && !this.ensure(day)) return day < DAY_MIN ? this.posMin : day >= DAY_MAX ? this.posMax : NaN;
     const i = day - this.lo;
     const off = t - day * 1440;
     if ((off | 0) === off) return this.cum[i]! + this.before[this.pat[i]!]![off]!;
@@ -291,23 +327,18 @@ export class WorkCalendar {
     return w;
   }
 
-  /** Index i (day lo+i) with cum[i] < w <= cum[i]+work, growing the table as needed; -1 if impossible. */
+  /** Index i (day lo+i) with cum[i] < w <= cum[i]+work, growing the table as needed; -1 outside (posMin, posMax]. */
   private dayEndingAt(w: number): number {
-    for (;;) {
-      const n = this.hi - this.lo;
-      if (w > this.cum[0]! && w <= this.cum[n]!) break;
-      if (!this.ensure(w <= this.cum[0]! ? this.lo - 1 : this.hi)) return -1;
-    }
+    if (!(w > this.posMin && w <= this.posMax)) return -1;
+    // Terminates: inside the span, the table can still grow towards w.
+    while (!(w > this.cum[0]! && w <= this.cum[this.hi - this.lo]!)) this.ensure(w <= this.cum[0]! ? this.lo - 1 : this.hi);
     return this.walkToDay(w, false);
   }
 
-  /** Index i with cum[i] <= w < cum[i]+work (smallest such day); -1 if impossible. */
+  /** Index i with cum[i] <= w < cum[i]+work (smallest such day); -1 outside [posMin, posMax). */
   private dayStartingAt(w: number): number {
-    for (;;) {
-      const n = this.hi - this.lo;
-      if (w >= this.cum[0]! && w < this.cum[n]!) break;
-      if (!this.ensure(w < this.cum[0]! ? this.lo - 1 : this.hi)) return -1;
-    }
+    if (!(w >= this.posMin && w < this.posMax)) return -1;
+    while (!(w >= this.cum[0]! && w < this.cum[this.hi - this.lo]!)) this.ensure(w < this.cum[0]! ? this.lo - 1 : this.hi);
     return this.walkToDay(w, true);
   }
 
@@ -336,14 +367,14 @@ export class WorkCalendar {
   /** Earliest local instant x with pos(x) = w (a finish-type reading: lands on interval ends). */
   private earliestAt(w: number): number {
     const fin = this.wkFin;
-    if (fin !== null && w > this.posLo && w <= this.posHi && w === Math.floor(w)) {
-      // Inside the table: the week and the minute of the week directly (see wkFin).
+    if (fin !== null && w > this.posMin && w <= this.posMax && w === Math.floor(w)) {
+      // The week and the minute of the week directly (see wkFin), without the day table.
       const u = w - this.wkOff;
       const k = Math.floor((u - 1) / this.wkWork);
       return k * 10080 - 5760 + fin[u - k * this.wkWork]!;
     }
     const i = this.dayEndingAt(w);
-    if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
+    if (i < 0) return w <= this.posMin ? DAY_MIN * 1440 : DAY_MAX * 1440;
     const pi = this.pat[i]!;
     let rem = w - this.cum[i]!;
     if ((rem | 0) === rem && rem >= 0 && rem <= this.patternWork[pi]!) return (this.lo + i) * 1440 + this.finAt[pi]![rem]!;
@@ -359,13 +390,13 @@ export class WorkCalendar {
   /** Latest local instant x with pos(x) = w (a start-type reading: lands on interval starts). */
   private latestAt(w: number): number {
     const st = this.wkStart;
-    if (st !== null && w >= this.posLo && w < this.posHi && w === Math.floor(w)) {
+    if (st !== null && w >= this.posMin && w < this.posMax && w === Math.floor(w)) {
       const u = w - this.wkOff;
       const k = Math.floor(u / this.wkWork);
       return k * 10080 - 5760 + st[u - k * this.wkWork]!;
     }
     const i = this.dayStartingAt(w);
-    if (i < 0) return w < this.cum[0]! ? this.lo * 1440 : this.hi * 1440;
+    if (i < 0) return w < this.posMin ? DAY_MIN * 1440 : DAY_MAX * 1440;
     const pi = this.pat[i]!;
     let rem = w - this.cum[i]!;
     if ((rem | 0) === rem && rem >= 0 && rem <= this.patternWork[pi]!) return (this.lo + i) * 1440 + this.startAt[pi]![rem]!;
@@ -379,16 +410,16 @@ export class WorkCalendar {
   }
 
   /**
-   * True when `w` is an integer position strictly inside the current day table of a UTC
+   * True when `w` is an integer position strictly inside the calendar's span on a UTC
    * calendar: then `position(startAtPosition(w)) === w` and `position(finishAtPosition(w))
-   * === w`, and these instants' positions never change (the table only grows around
-   * them), so a caller may remember `w` as their position instead of looking it up again.
+   * === w`, so a caller may remember `w` as these instants' position instead of looking
+   * it up again. (In other zones a wall-clock time may occur twice or not at all.)
    */
   exactPosition(w: number): boolean {
     return w > this.exactLo && w < this.exactHi && w === Math.floor(w);
   }
 
-  /** Working position (working minutes since an arbitrary origin) of a UTC instant. */
+  /** Working position (working minutes since local 1970-01-01 00:00) of a UTC instant. */
   position(t: number): number {
     return this.posLocal(this.zone.isUtc ? t : this.zone.toLocal(t));
   }

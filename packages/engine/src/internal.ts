@@ -8,6 +8,6 @@ export const fastPaths = {
   weeklyCalendar: true,
   /** The floats reuse the working positions the passes already computed. */
   rememberedPositions: true,
-  /** Plain leaves (see `Network.plain`) skip the constraint, progress and conflict logic. */
+  /** Plain leaves (see `Network.plain`) skip the constraint, progress and manual cases of the backward pass. */
   plainLeaves: true,
 };

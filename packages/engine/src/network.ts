@@ -100,7 +100,7 @@ export class Network {
   /**
    * 1 when the task's own fields leave the passes nothing but its links to follow: not
    * started or complete, not manually scheduled, no milestone, no date constraint or
-   * leveling delay (ALAP allowed: it ignores both in the passes). See `Scheduler.plainLeafForward`.
+   * leveling delay (ALAP allowed: it ignores both in the passes). See `plainLeafBackward` (backward.ts).
    */
   readonly plain: Uint8Array;
   /** Number of link edges touching the task (manual tasks without links are never critical). */

@@ -1,4 +1,5 @@
-import { Scheduler, sameRow } from './scheduler.js';
+import { sameRow } from './results.js';
+import { Scheduler } from './scheduler.js';
 import type { ScheduleInput, ScheduleResult } from './types.js';
 
 export interface ScheduleOptions {
