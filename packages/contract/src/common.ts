@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { limits } from './limits.js';
 
 /** A UUID; upper-case input is read as its canonical lower-case form (ids are stored and compared lower-case). */
 export const Uuid = z.uuid().overwrite((id) => id.toLowerCase());
@@ -42,7 +43,8 @@ export const ErrorBody = z
         fields: z
           .array(z.object({ path: z.string(), message: z.string() }))
           .optional()
-          .describe('Every field problem of a 400 `invalid_request`.'),
+          .describe(`The field problems of a 400 \`invalid_request\`: every one, up to the first ${limits.errorFieldsMax}.`),
+        fieldsOmitted: z.number().int().optional().describe('How many more field problems there were than `fields` lists (absent when none).'),
         reason: z.string().optional().describe('Why a 403 was answered, e.g. `destructive`.'),
         retryAfterSec: z.number().int().optional().describe('Seconds to wait after a 429.'),
         cycles: z

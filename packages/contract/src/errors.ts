@@ -6,7 +6,8 @@
 export const errorCatalogue = {
   invalid_request: {
     status: 400,
-    description: 'Malformed request: bad JSON, wrong content type or a field that fails validation. `details.fields` lists every problem as `{path, message}`.',
+    description:
+      'Malformed request: bad JSON, a body that is not a JSON object, wrong content type, input beyond the request limits, or a field that fails validation. `details.fields` lists the problems as `{path, message}` (at most 100; `details.fieldsOmitted` counts the rest).',
   },
   unauthorized: {
     status: 401,

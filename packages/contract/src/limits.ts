@@ -10,6 +10,10 @@ export const limits = {
   /** Deepest nesting of arrays and objects in a request body (ours need 4); deeper is a 400. */
   requestBodyMaxDepth: 32,
   changesPerChangeSet: 1000,
+  /** Most values (strings, numbers, objects…) in one request: a full 1,000-change set holds about 30,000. */
+  requestValuesMax: 100_000,
+  /** Most problems listed in a 400's `details.fields`; `details.fieldsOmitted` counts the rest. */
+  errorFieldsMax: 100,
   webhooksPerWorkspace: 50,
   taskPageSizeMax: 500,
   taskPageSizeDefault: 100,

@@ -234,7 +234,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
       description: [
         'Projects, tasks, dependencies and a scheduling engine that recomputes dates, float and the critical path after every write.',
         `Rate limits per API key, sliding one-minute window: ${limits.readRequestsPerMinute} reads and ${limits.writeRequestsPerMinute} writes.`,
-        `Request bodies are limited to ${limits.requestBodyMaxBytes} bytes.`,
+        `Request bodies are limited to ${limits.requestBodyMaxBytes} bytes (413 \`payload_too_large\`). Before any field is validated, a request is refused with one 400 \`invalid_request\` if it holds an array of more than ${limits.changesPerChangeSet} items, a string of more than ${limits.descriptionMaxLength} characters or one that is not well-formed Unicode (a lone UTF-16 surrogate), the NUL character, nesting deeper than ${limits.requestBodyMaxDepth} levels, or more than ${limits.requestValuesMax} values in all. A 400 lists at most ${limits.errorFieldsMax} field problems.`,
         'Keys and OAuth apps can never delete projects or tasks: any such attempt answers 403 `forbidden` with `details.reason = "destructive"`.',
         'Subscribed webhooks receive the events under `webhooks`: signed JSON envelopes, delivered at least once and unordered.',
       ].join('\n\n'),

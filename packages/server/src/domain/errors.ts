@@ -1,4 +1,4 @@
-import { errorCatalogue, type ErrorCode, type FieldProblem } from '@gantry/contract';
+import { errorCatalogue, limits, type ErrorCode, type FieldProblem } from '@gantry/contract';
 
 /**
  * An error meant for the caller: a stable code from the catalogue, a safe message and
@@ -20,8 +20,12 @@ export class AppError extends Error {
   }
 }
 
+/** 400 listing the problems: the first `errorFieldsMax` of them, and how many more there were. */
 export function invalid(fields: FieldProblem[]): AppError {
-  return new AppError('invalid_request', fields.map((field) => `${field.path}: ${field.message}`).join('; '), { fields });
+  const listed = fields.slice(0, limits.errorFieldsMax);
+  const omitted = fields.length - listed.length;
+  const message = listed.map((field) => `${field.path}: ${field.message}`).join('; ') + (omitted > 0 ? `; and ${omitted} more` : '');
+  return new AppError('invalid_request', message, omitted > 0 ? { fields: listed, fieldsOmitted: omitted } : { fields: listed });
 }
 
 export function notFound(what = 'resource'): AppError {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { limits, type RouteDef, type Scope } from '@gantry/contract';
+import type { RouteDef, Scope } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
 import { conflict, forbidden, invalid, notFound } from './errors.js';
-import { fieldProblems, rawValueProblems } from './validation.js';
+import { boundsProblems, fieldProblems } from './validation.js';
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
 
@@ -63,15 +63,20 @@ export interface RawInput {
 /**
  * Validates raw input against the operation's schemas: a path id that is not valid names
  * nothing (404); every other problem — of the query and the body at once — is one 400.
+ * Input beyond what any schema accepts (`boundsProblems`) is refused before the schemas
+ * see it, so the work a request causes stays bounded whatever it holds.
  */
 function parseInput<D extends RouteDef>(def: D, raw: RawInput): OperationInput<D> {
   const params = def.params?.safeParse(raw.params ?? {});
   if (params && !params.success) throw notFound();
-  const problems = [...rawValueProblems(raw.query, limits.requestBodyMaxDepth), ...rawValueProblems(raw.body, limits.requestBodyMaxDepth)];
+  const bounds = [...boundsProblems(raw.query, 'query'), ...boundsProblems(raw.body, 'body')];
+  if (bounds.length > 0) throw invalid(bounds);
+  // No body at all is an empty object; a body that is not an object (`null` included) is refused.
+  const rawBody = raw.body === undefined ? {} : raw.body;
+  if (def.body && (typeof rawBody !== 'object' || rawBody === null || Array.isArray(rawBody))) throw invalid([{ path: 'body', message: 'must be a JSON object' }]);
   const query = def.query?.safeParse(raw.query ?? {});
-  if (query && !query.success) problems.push(...fieldProblems(query.error, 'query'));
-  const body = def.body ? (def.body.pick?.(raw.body) ?? def.body.schema).safeParse(raw.body ?? {}) : undefined;
-  if (body && !body.success) problems.push(...fieldProblems(body.error, 'body'));
+  const body = def.body ? (def.body.pick?.(rawBody) ?? def.body.schema).safeParse(rawBody) : undefined;
+  const problems = [...(query?.error ? fieldProblems(query.error, 'query') : []), ...(body?.error ? fieldProblems(body.error, 'body') : [])];
   if (problems.length > 0) throw invalid(problems);
   return { params: params?.data, query: query?.data, body: body?.data } as OperationInput<D>;
 }

@@ -1,4 +1,4 @@
-import type { FieldProblem } from '@gantry/contract';
+import { limits, type FieldProblem } from '@gantry/contract';
 import type { z } from 'zod';
 
 /** `['createTasks', 3, 'durationMin']` → `createTasks[3].durationMin`; the root is `body`. */
@@ -18,26 +18,56 @@ export function fieldProblems(error: z.ZodError, root: string): FieldProblem[] {
   }));
 }
 
+interface Visit {
+  value: unknown;
+  key: PropertyKey;
+  parent: Visit | null;
+  depth: number;
+}
+
+function pathOf(visit: Visit, root: string): string {
+  const path: PropertyKey[] = [];
+  for (let at: Visit | null = visit; at?.parent; at = at.parent) path.push(at.key);
+  return formatPath(path.reverse(), root);
+}
+
 /**
- * What no field of ours accepts, checked on the raw request before any schema: strings
- * holding U+0000 (PostgreSQL text cannot store it, so both stores refuse it alike) and
- * nesting deeper than `maxDepth` (no schema needs it; a walk over thousands of levels
- * would only spend the stack). Iterative, so any JSON the parser accepted is safe to walk.
+ * What no field of ours accepts, checked on the raw input before any schema, in time that
+ * grows with what is accepted, not with what was sent: an array longer than any field
+ * takes (its items are not looked at), a string longer than any field takes or not
+ * well-formed Unicode (a lone surrogate would be stored as U+FFFD, not as sent), U+0000
+ * (PostgreSQL text cannot store it, so both stores refuse it alike), nesting deeper than
+ * any schema needs, more values in all than the largest change set holds. Stops at the
+ * first `errorFieldsMax` problems. Iterative, so any JSON the parser accepted is safe to walk.
  */
-export function rawValueProblems(value: unknown, maxDepth: number): FieldProblem[] {
+export function boundsProblems(value: unknown, root: string): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const stack: { value: unknown; path: PropertyKey[] }[] = [{ value, path: [] }];
-  while (stack.length > 0) {
-    const { value: item, path } = stack.pop()!;
+  const stack: Visit[] = [{ value, key: root, parent: null, depth: 0 }];
+  let values = 0;
+  while (stack.length > 0 && problems.length < limits.errorFieldsMax) {
+    const visit = stack.pop()!;
+    const item = visit.value;
+    const problem = (message: string) => problems.push({ path: pathOf(visit, root), message });
+    if (++values > limits.requestValuesMax) {
+      problems.push({ path: root, message: `holds more than ${limits.requestValuesMax} values in all` });
+      break;
+    }
     if (typeof item === 'string') {
-      if (item.includes('\u0000')) problems.push({ path: formatPath(path, 'body'), message: 'must not contain the NUL character (U+0000)' });
+      // No field takes more than a description (notes, comments); most take less.
+      if (item.length > limits.descriptionMaxLength) problem(`is longer than ${limits.descriptionMaxLength} characters`);
+      else if (!item.isWellFormed()) problem('must be well-formed Unicode (it holds a lone UTF-16 surrogate)');
+      else if (item.includes('\u0000')) problem('must not contain the NUL character (U+0000)');
     } else if (item !== null && typeof item === 'object') {
-      if (path.length >= maxDepth) {
-        problems.push({ path: formatPath(path, 'body'), message: `nests arrays and objects more than ${maxDepth} levels deep` });
-        continue;
+      if (visit.depth >= limits.requestBodyMaxDepth) {
+        problem(`nests arrays and objects more than ${limits.requestBodyMaxDepth} levels deep`);
+      } else if (Array.isArray(item)) {
+        // No list takes more items than a change set takes changes.
+        if (item.length > limits.changesPerChangeSet) problem(`has ${item.length} items; at most ${limits.changesPerChangeSet} are accepted`);
+        else for (let k = item.length - 1; k >= 0; k--) stack.push({ value: item[k], key: k, parent: visit, depth: visit.depth + 1 });
+      } else {
+        const keys = Object.keys(item);
+        for (let k = keys.length - 1; k >= 0; k--) stack.push({ value: (item as Record<string, unknown>)[keys[k]!], key: keys[k]!, parent: visit, depth: visit.depth + 1 });
       }
-      const entries = Array.isArray(item) ? item.map((child, index) => [index, child] as const) : Object.entries(item);
-      for (let k = entries.length - 1; k >= 0; k--) stack.push({ value: entries[k]![1], path: [...path, entries[k]![0]] });
     }
   }
   return problems;

@@ -14,6 +14,7 @@ import { AuditLog } from './audit-log.js';
 import { authenticate, enforceRateLimit } from './auth.js';
 import { errorBody, installErrorHandler } from './error-handler.js';
 import { bindOperations, type RouteDeps } from './bind-operations.js';
+import { jsonTextProblem } from './json-text-bounds.js';
 import { systemRoutes } from './routes/system.js';
 import { SlidingWindowLimiter } from './sliding-window-limiter.js';
 
@@ -95,13 +96,16 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
 
   // JSON only: anything else is answered 400 with the content-type named. A JSON body may
-  // be empty (clients often send the header on every request); keys that could poison
-  // prototypes (`__proto__`, `constructor.prototype`) are refused, named as such.
+  // be empty (clients often send the header on every request); one beyond the request
+  // limits is refused before it is parsed; keys that could poison prototypes
+  // (`__proto__`, `constructor.prototype`) are refused, named as such.
   app.removeContentTypeParser(['text/plain', 'application/json']);
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body as string;
     if (text.trim() === '') return done(null, undefined);
+    const excess = jsonTextProblem(text);
+    if (excess) return done(invalid([excess]), undefined);
     parseJson(request, text, (error, value) => {
       // Valid JSON the safe parser refused holds such keys (parsing it plainly is harmless).
       if (error && isJson(text)) return done(invalid([{ path: 'body', message: 'must not contain the keys __proto__ or constructor.prototype' }]), undefined);
