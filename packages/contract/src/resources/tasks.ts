@@ -261,7 +261,7 @@ export const TaskListQuery = z.object({
   cursor: z.string().max(200).optional().describe('The `nextCursor` of the previous page.'),
   sort: z.enum(['number', '-number', '-updatedAt']).default('number').describe('`-updatedAt` returns the first page only.'),
   externalId: z.string().max(200).optional().describe('Exact match.'),
-  q: z.string().max(200).optional().describe('Name contains, case-insensitive.'),
+  q: z.string().max(200).optional().describe('Name contains, case-insensitive for all of Unicode (NFKC-normalised, fully case-folded: `ß` matches `SS`).'),
   updatedSince: DateTimeInput.optional(),
   completed: z.enum(['true', 'false']).optional(),
 });

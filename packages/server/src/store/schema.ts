@@ -153,6 +153,8 @@ export interface TasksTable {
   duration_pessimistic_min: number | null;
   created_at: string;
   updated_at: string;
+  /** `name` folded for case-insensitive search; the store writes it, the domain never sees it. */
+  name_folded: string;
 }
 
 export interface DependenciesTable {

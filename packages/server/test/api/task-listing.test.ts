@@ -119,6 +119,26 @@ describe('task listing', () => {
     }
   });
 
+  // The same tasks on SQLite and PostgreSQL (CI runs this file on both): names are folded
+  // by the server, not by either database's lower().
+  it('q is case-insensitive for all of Unicode, alike on both stores', async () => {
+    const project = await client.createProject({ name: 'Unicode search' });
+    const names = ['Été Straße', 'ΣΟΦΊΑ review', 'Ｆｕｌｌ width', 'ﬁnal check', 'İstanbul trip', 'plain'];
+    for (const name of names) expectStatus(await client.createTask(project.id, { name }), 201);
+    const found = async (q: string) => (await client.listTasks(project.id, `q=${encodeURIComponent(q)}`)).body.tasks.map((t) => t.name);
+    expect(await found('été')).toEqual(['Été Straße']);
+    expect(await found('ÉTÉ')).toEqual(['Été Straße']);
+    expect(await found('STRASSE')).toEqual(['Été Straße']);
+    expect(await found('straße')).toEqual(['Été Straße']);
+    expect(await found('σοφία')).toEqual(['ΣΟΦΊΑ review']);
+    expect(await found('full WIDTH')).toEqual(['Ｆｕｌｌ width']);
+    expect(await found('FINAL')).toEqual(['ﬁnal check']);
+    expect(await found('i̇stanbul')).toEqual(['İstanbul trip']);
+    // Decomposed input (e + combining acute) finds the composed name.
+    expect(await found('e\u0301te\u0301')).toEqual(['Été Straße']);
+    expect(await found('x')).toEqual([]);
+  });
+
   it('filters: externalId exact, q case-insensitive contains, completed, updatedSince', async () => {
     const exact = await client.listTasks(projectId, 'externalId=ext-12');
     expect(exact.body.tasks.map((t) => t.externalId)).toEqual(['ext-12']);

@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import { initial } from './0001-initial.js';
 import { planning } from './0002-planning.js';
 import { webhooks } from './0003-webhooks.js';
+import { taskSearch } from './0004-task-search.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-planning': planning,
   '0003-webhooks': webhooks,
+  '0004-task-search': taskSearch,
 };

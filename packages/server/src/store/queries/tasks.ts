@@ -2,7 +2,29 @@ import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DependenciesTable, TasksTable } from '../schema.js';
 import type { Executor } from './executor.js';
 
-export type TaskRow = Selectable<TasksTable>;
+export type TaskRow = Omit<Selectable<TasksTable>, 'name_folded'>;
+
+/** Every column of a TaskRow, to select (the folded name stays in the store). */
+const taskColumns = [
+  'id', 'project_id', 'number', 'parent_id', 'sort_key', 'name', 'type', 'duration_min', 'work_min', 'progress_pct',
+  'constraint_kind', 'constraint_date', 'deadline', 'calendar_id', 'cost_fixed', 'notes', 'color', 'wbs', 'external_id',
+  'start_at', 'finish_at', 'is_critical', 'total_float_min', 'free_float_min', 'early_start_at', 'early_finish_at',
+  'late_start_at', 'late_finish_at', 'actual_start_at', 'actual_finish_at', 'actual_duration_min', 'remaining_duration_min',
+  'manually_scheduled', 'manual_start_at', 'manual_finish_at', 'leveling_delay_min', 'task_type', 'effort_driven',
+  'duration_optimistic_min', 'duration_pessimistic_min', 'created_at', 'updated_at',
+] as const satisfies readonly (keyof TaskRow)[];
+// A column added to the table but not to the list above fails to compile here.
+const everyColumnSelected: Exclude<keyof TaskRow, (typeof taskColumns)[number]> extends never ? true : never = true;
+void everyColumnSelected;
+
+/**
+ * Text as case-insensitive search compares it, for all of Unicode and alike on both
+ * stores: compatibility-normalised (ligatures, full-width letters), then case-folded the
+ * way JavaScript's full case mappings allow (upper then lower: `ß` and `SS` both become `ss`).
+ */
+export function foldForSearch(text: string): string {
+  return text.normalize('NFKC').toUpperCase().toLowerCase();
+}
 export type DependencyRow = Selectable<DependenciesTable>;
 
 export interface TaskPageOptions {
@@ -23,10 +45,10 @@ export function taskQueries(db: Executor) {
   return {
     /** In id order: the engine then indexes the tasks in one pass instead of sorting them. */
     listForProject(projectId: string): Promise<TaskRow[]> {
-      return db.selectFrom('tasks').selectAll().where('project_id', '=', projectId).orderBy('id').execute();
+      return db.selectFrom('tasks').select(taskColumns).where('project_id', '=', projectId).orderBy('id').execute();
     },
     findById(projectId: string, id: string): Promise<TaskRow | undefined> {
-      return db.selectFrom('tasks').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+      return db.selectFrom('tasks').select(taskColumns).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
     },
     /** Which of these ids a task (of any project) already has. */
     async existingIds(ids: string[]): Promise<string[]> {
@@ -41,14 +63,14 @@ export function taskQueries(db: Executor) {
      */
     async upsertMany(rows: TaskRow[]): Promise<void> {
       for (let start = 0; start < rows.length; start += insertChunk) {
-        const chunk = rows.slice(start, start + insertChunk);
+        const chunk = rows.slice(start, start + insertChunk).map((row) => ({ ...row, name_folded: foldForSearch(row.name) }));
         await db
           .insertInto('tasks')
           .values(chunk)
           .onConflict((oc) =>
             oc.column('id').doUpdateSet((eb) => {
               const set: Record<string, unknown> = {};
-              for (const column of Object.keys(chunk[0] as TaskRow)) {
+              for (const column of Object.keys(chunk[0]!)) {
                 if (column !== 'id' && column !== 'project_id' && column !== 'created_at') set[column] = eb.ref(`excluded.${column}` as 'excluded.name');
               }
               return set as Updateable<TasksTable>;
@@ -59,11 +81,11 @@ export function taskQueries(db: Executor) {
     },
     /** One page of a project's tasks; fetches `limit + 1` rows so the caller knows whether more follow. */
     page(projectId: string, options: TaskPageOptions): Promise<TaskRow[]> {
-      let query = db.selectFrom('tasks').selectAll().where('project_id', '=', projectId);
+      let query = db.selectFrom('tasks').select(taskColumns).where('project_id', '=', projectId);
       if (options.externalId !== undefined) query = query.where('external_id', '=', options.externalId);
       if (options.nameContains !== undefined) {
-        const pattern = `%${options.nameContains.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-        query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
+        const pattern = `%${foldForSearch(options.nameContains).replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        query = query.where(sql<boolean>`name_folded like ${pattern} escape '\\'`);
       }
       if (options.updatedSince !== undefined) query = query.where('updated_at', '>=', options.updatedSince);
       if (options.completed !== undefined) query = query.where('progress_pct', options.completed ? '>=' : '<', 100);
