@@ -31,7 +31,7 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     users: userQueries(db),
     workspaces: workspaceQueries(db, dialect),
     projects: projectQueries(db, dialect),
-    apiKeys: apiKeyQueries(db),
+    apiKeys: apiKeyQueries(db, dialect),
     events: eventQueries(db),
     tasks: taskQueries(db),
     people: peopleQueries(db),

@@ -1,10 +1,10 @@
-import type { Insertable, Selectable } from 'kysely';
+import { sql, type Insertable, type Selectable } from 'kysely';
 import type { ApiAuditLogTable, ApiKeysTable } from '../schema.js';
-import type { Executor } from './executor.js';
+import type { Dialect, Executor } from './executor.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
 
-export function apiKeyQueries(db: Executor) {
+export function apiKeyQueries(db: Executor, dialect: Dialect) {
   return {
     async insert(row: Insertable<ApiKeysTable>): Promise<void> {
       await db.insertInto('api_keys').values(row).execute();
@@ -25,8 +25,25 @@ export function apiKeyQueries(db: Executor) {
     async revoke(id: string, at: string): Promise<void> {
       await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },
+    /**
+     * Every row in one statement whose text never changes, the rows passed as one JSON
+     * parameter that the database unpacks: the statement is prepared once, however many
+     * rows a batch holds (a multi-row VALUES list would be a new statement for each batch
+     * size, and building it costs more than storing the rows).
+     */
     async insertAuditEntries(rows: Insertable<ApiAuditLogTable>[]): Promise<void> {
-      if (rows.length > 0) await db.insertInto('api_audit_log').values(rows).execute();
+      if (rows.length === 0) return;
+      const json = JSON.stringify(rows);
+      const columns = sql`id, api_key_id, user_id, method, path, status, request_id, duration_ms, created_at`;
+      await (dialect === 'sqlite'
+        ? sql`insert into api_audit_log (${columns})
+            select value->>'id', value->>'api_key_id', value->>'user_id', value->>'method', value->>'path', value->>'status',
+              value->>'request_id', value->>'duration_ms', value->>'created_at'
+            from json_each(${json})`
+        : sql`insert into api_audit_log (${columns})
+            select ${columns} from json_to_recordset(${json}::json) as entry(id text, api_key_id text, user_id text, method text,
+              path text, status integer, request_id text, duration_ms integer, created_at text)`
+      ).execute(db);
     },
     listAuditEntries(apiKeyId: string) {
       return db
