@@ -11,17 +11,20 @@ export function QueryInteger(min: number, max: number, fallback: number) {
     z.coerce.number({ error: 'must be a whole number' }).int().min(min).max(max).default(fallback),
   );
 }
+// Dates a client sends: far enough inside the span the engine computes exactly (1600-2399)
+// that the longest task (10,000,000 working minutes, about 80 years of 8-hour days) still
+// fits; a chain of such tasks that leaves the span is refused by the write (400).
 const plausibleYear = (value: string) => {
   const year = Number(value.slice(0, 4));
-  return year >= 1900 && year <= 2999;
+  return year >= limits.dateYearMin && year <= limits.dateYearMax;
 };
-const yearMessage = 'must be in the years 1900-2999';
+const yearMessage = `must be in the years ${limits.dateYearMin}-${limits.dateYearMax}`;
 
-/** A calendar date `YYYY-MM-DD` (years 1900-2999). */
+/** A calendar date `YYYY-MM-DD` (years 1900-2199). */
 export const DateOnly = z.iso.date().refine(plausibleYear, yearMessage);
 /** An instant in UTC, as the API returns it (`2026-03-02T08:00:00.000Z`). */
 export const DateTime = z.iso.datetime();
-/** An instant as a client may send it: UTC or with an offset (years 1900-2999). */
+/** An instant as a client may send it: UTC or with an offset (years 1900-2199). */
 export const DateTimeInput = z.iso.datetime({ offset: true }).refine(plausibleYear, yearMessage);
 
 /**

@@ -12,6 +12,9 @@ export const limits = {
   changesPerChangeSet: 1000,
   /** Most values (strings, numbers, objects…) in one request: a full 1,000-change set holds about 30,000. */
   requestValuesMax: 100_000,
+  /** Years of the dates a client may send (project start, constraint dates, deadlines, actual dates). */
+  dateYearMin: 1900,
+  dateYearMax: 2199,
   /** Most problems listed in a 400's `details.fields`; `details.fieldsOmitted` counts the rest. */
   errorFieldsMax: 100,
   webhooksPerWorkspace: 50,

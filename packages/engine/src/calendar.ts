@@ -22,12 +22,15 @@ export const STANDARD_CALENDAR: CalendarInput = Object.freeze({
 /** Days the lazily built day table first covers on each side of a date (about 4 years). */
 const CHUNK_DAYS = 1461;
 /**
- * The local days a calendar reads: 1600-01-01 up to (not including) 2400-01-01. The span is
- * fixed so that no reading depends on how far earlier look-ups grew the day table; instants
- * outside it read as its edges. It also bounds the table of a calendar without work.
+ * The span working time is computed in, exactly: local days from `start` up to (not
+ * including) `end`. The span is fixed so that no reading depends on how far earlier
+ * look-ups grew the day table; instants outside it read as its edges, so a schedule that
+ * reaches an edge is not exact (callers refuse it). It also bounds the table of a calendar
+ * without work.
  */
-const DAY_MIN = Date.UTC(1600, 0, 1) / 86_400_000;
-const DAY_MAX = Date.UTC(2400, 0, 1) / 86_400_000;
+export const SCHEDULE_HORIZON = Object.freeze({ start: '1600-01-01T00:00:00.000Z', end: '2400-01-01T00:00:00.000Z' });
+const DAY_MIN = Date.parse(SCHEDULE_HORIZON.start) / 86_400_000;
+const DAY_MAX = Date.parse(SCHEDULE_HORIZON.end) / 86_400_000;
 
 function parseHm(s: string): number {
   const m = /^(\d{1,2}):(\d{2})/.exec(s);

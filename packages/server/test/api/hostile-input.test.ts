@@ -151,4 +151,40 @@ describe('hostile input', () => {
     // Before the fix the other client waited over 10 s (thousands of times its median).
     expect(ratio).toBeLessThan(100);
   });
+
+  // docs/api.md › Limits: dates a client sends are in the years 1900-2199, and a write whose
+  // schedule would leave the span the engine computes exactly (1600-2399) is refused, so no
+  // accepted plan ever holds a clamped date.
+  describe('the schedule horizon', () => {
+    it('refuses dates outside the years 1900-2199 as field errors', async () => {
+      const far = refused(await server.request('POST', '/api/projects', { key, body: { name: 'Far', startDate: '2999-12-31' } }));
+      expect(far.details?.fields).toEqual([{ path: 'startDate', message: 'must be in the years 1900-2199' }]);
+      const project = await client.createProject({ name: 'Constraint far' });
+      const task = await newTask(client, project.id, { name: 'T' });
+      const constraint = refused(await client.patchTask(project.id, task.id, { constraintKind: 'must_start_on', constraintDate: '2200-01-05T08:00:00Z' }));
+      expect(constraint.details?.fields?.map((field) => field.path)).toEqual(['constraintDate']);
+    });
+
+    it('computes the longest task from the last accepted start exactly, and reads and listings agree', async () => {
+      const project = await client.createProject({ name: 'Last start', startDate: '2199-12-31' });
+      const created = await client.createTask(project.id, { name: 'Very long', durationMin: 10_000_000 });
+      expect(created.status).toBe(201);
+      const task = created.body.tasks[0]!;
+      expect(task.finishAt! > '2270').toBe(true);
+      expect(task.finishAt! < '2400').toBe(true);
+      expect(created.body.projectFinishAt).toBe(task.finishAt);
+      expect((await client.getTask(project.id, task.id)).body.task.finishAt).toBe(task.finishAt);
+      const listed = await server.request<{ projects: { id: string; finishAt: string }[] }>('GET', '/api/projects', { key });
+      expect(listed.body.projects.find((p) => p.id === project.id)?.finishAt).toBe(task.finishAt);
+    });
+
+    it('refuses a write whose schedule would end after 2399, and keeps the plan as it was', async () => {
+      const project = await client.createProject({ name: 'Chain', startDate: '2199-12-31' });
+      const ids = [randomUUID(), randomUUID(), randomUUID()];
+      const chain = { createTasks: ids.map((id) => ({ id, name: 'Long', durationMin: 10_000_000 })), createDependencies: [{ predecessorId: ids[0], successorId: ids[1] }, { predecessorId: ids[1], successorId: ids[2] }] };
+      const body = refused(await client.changeSet(project.id, chain));
+      expect(body.details?.fields).toEqual([{ path: 'body', message: 'the schedule would leave the years 1600-2399, where dates are computed exactly; shorten durations, lags or constraint dates' }]);
+      expect((await client.fullProject(project.id)).body.tasks).toEqual([]);
+    });
+  });
 });

@@ -1,5 +1,5 @@
 import type { Conflict, WriteResult } from '@gantry/contract';
-import type { ScheduleResult } from '@gantry/engine';
+import { SCHEDULE_HORIZON, type ScheduleResult } from '@gantry/engine';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { AppError, invalid, notFound } from '../errors.js';
@@ -21,6 +21,12 @@ export function assigneeViews(plan: Plan, taskId: string): AssigneeView[] {
       return { resourceId: a.resource_id, userId: resource?.user_id ?? null, name: resource?.name ?? '', unitsPct: a.units_pct };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.resourceId.localeCompare(b.resourceId));
+}
+
+/** Whether every computed date lies strictly inside the span the engine computes exactly (at its edges, dates are clamped). */
+function withinHorizon(result: ScheduleResult): boolean {
+  const { start, end } = SCHEDULE_HORIZON;
+  return (result.projectStartAt === null || result.projectStartAt > start) && (result.projectFinishAt === null || result.projectFinishAt < end);
 }
 
 function datesMoved(before: TaskRow | undefined, after: TaskRow): boolean {
@@ -124,8 +130,13 @@ export async function writePlanInTransaction(
     result = { ...result, stats: { ...result.stats, recomputedCount: Math.max(first, result.stats.recomputedCount) } };
   }
   editor.recordRollups();
-  if (result.projectFinishAt && !/^\d{4}-/.test(result.projectFinishAt)) {
-    throw invalid([{ path: 'body', message: 'the schedule would end after the year 9999; shorten durations, lags or constraint dates' }]);
+  if (!withinHorizon(result)) {
+    throw invalid([
+      {
+        path: 'body',
+        message: `the schedule would leave the years ${SCHEDULE_HORIZON.start.slice(0, 4)}-${Number(SCHEDULE_HORIZON.end.slice(0, 4)) - 1}, where dates are computed exactly; shorten durations, lags or constraint dates`,
+      },
+    ]);
   }
   if (result.cycles.length > 0) {
     throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : `${result.cycles.length} cycles`}: ${result.cycles.map((c) => c.path).join('; ')}`, {
