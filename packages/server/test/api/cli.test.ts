@@ -11,6 +11,8 @@ describe('gantry CLI', () => {
   let server: TestServer;
 
   beforeAll(async () => {
+    // Not an assertion: CI (.ci/node24) reads this line to know which Node the spawned CLI ran on.
+    console.info(`gantry CLI tests run Node ${process.version} (${process.execPath})`);
     server = await startTestServer();
   });
   afterAll(() => server.close());
