@@ -73,7 +73,7 @@ export function firstWorkingMinute(date: string): string {
   return toIsoString(projectCalendar.nextWorkStart(toEpochMinutes(dayStart(date))!));
 }
 
-export function engineTask(row: TaskRow, projectKey: string, assignments: readonly AssignmentRow[] | undefined): TaskInput {
+function engineTask(row: TaskRow, projectKey: string, assignments: readonly AssignmentRow[] | undefined): TaskInput {
   return {
     id: row.id,
     key: `${projectKey}-${row.number}`,
