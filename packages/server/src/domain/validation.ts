@@ -18,6 +18,13 @@ export function fieldProblems(error: z.ZodError, root: string): FieldProblem[] {
   }));
 }
 
+/** What a request beyond the bounds is told: the same from the raw-text scan (http) and from the walk below. */
+export const boundsMessages = {
+  items: `has more than ${limits.changesPerChangeSet} items; at most ${limits.changesPerChangeSet} are accepted`,
+  depth: `nests arrays and objects more than ${limits.requestBodyMaxDepth} levels deep`,
+  values: `holds more than ${limits.requestValuesMax} values in all`,
+};
+
 interface Visit {
   value: unknown;
   key: PropertyKey;
@@ -49,7 +56,7 @@ export function boundsProblems(value: unknown, root: string): FieldProblem[] {
     const item = visit.value;
     const problem = (message: string) => problems.push({ path: pathOf(visit, root), message });
     if (++values > limits.requestValuesMax) {
-      problems.push({ path: root, message: `holds more than ${limits.requestValuesMax} values in all` });
+      problems.push({ path: root, message: boundsMessages.values });
       break;
     }
     if (typeof item === 'string') {
@@ -59,10 +66,10 @@ export function boundsProblems(value: unknown, root: string): FieldProblem[] {
       else if (item.includes('\u0000')) problem('must not contain the NUL character (U+0000)');
     } else if (item !== null && typeof item === 'object') {
       if (visit.depth >= limits.requestBodyMaxDepth) {
-        problem(`nests arrays and objects more than ${limits.requestBodyMaxDepth} levels deep`);
+        problem(boundsMessages.depth);
       } else if (Array.isArray(item)) {
         // No list takes more items than a change set takes changes.
-        if (item.length > limits.changesPerChangeSet) problem(`has ${item.length} items; at most ${limits.changesPerChangeSet} are accepted`);
+        if (item.length > limits.changesPerChangeSet) problem(boundsMessages.items);
         else for (let k = item.length - 1; k >= 0; k--) stack.push({ value: item[k], key: k, parent: visit, depth: visit.depth + 1 });
       } else {
         const keys = Object.keys(item);

@@ -1,5 +1,5 @@
 import { limits, type FieldProblem } from '@gantry/contract';
-import { formatPath } from '../domain/validation.js';
+import { boundsMessages, formatPath } from '../domain/validation.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -47,23 +47,21 @@ export function jsonTextProblem(text: string): FieldProblem | null {
       if (expectsMember && stack.length > 0) stack[stack.length - 1]!.member = text.slice(start, i);
       expectsMember = false;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (++values > limits.requestValuesMax) return problemAt(stack.slice(0, 1), `holds more than ${limits.requestValuesMax} values in all`);
+      if (++values > limits.requestValuesMax) return problemAt(stack.slice(0, 1), boundsMessages.values);
       const parent = stack[stack.length - 1];
       const key = parent === undefined ? '' : parent.isArray ? parent.commas : parent.member;
       stack.push({ isArray: c === OPEN_ARRAY, commas: 0, key, member: '' });
-      if (stack.length > limits.requestBodyMaxDepth) return problemAt(stack, `nests arrays and objects more than ${limits.requestBodyMaxDepth} levels deep`);
+      if (stack.length > limits.requestBodyMaxDepth) return problemAt(stack, boundsMessages.depth);
       expectsMember = c === OPEN_OBJECT;
     } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
       stack.pop();
       expectsMember = false;
     } else if (c === COMMA) {
-      if (++values > limits.requestValuesMax) return problemAt(stack.slice(0, 1), `holds more than ${limits.requestValuesMax} values in all`);
+      if (++values > limits.requestValuesMax) return problemAt(stack.slice(0, 1), boundsMessages.values);
       const container = stack[stack.length - 1];
       if (!container) continue;
       container.commas += 1;
-      if (container.isArray && container.commas >= limits.changesPerChangeSet) {
-        return problemAt(stack, `has more than ${limits.changesPerChangeSet} items; at most ${limits.changesPerChangeSet} are accepted`);
-      }
+      if (container.isArray && container.commas >= limits.changesPerChangeSet) return problemAt(stack, boundsMessages.items);
       expectsMember = !container.isArray;
     }
   }
