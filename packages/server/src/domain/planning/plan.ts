@@ -33,14 +33,15 @@ export interface Plan {
   scheduler?: Scheduler;
 }
 
-/** A task's assignment rows by task id. */
-function assignmentsByTask(rows: readonly AssignmentRow[]): Map<string, AssignmentRow[]> {
+/** The assignment rows of each task, by task id; each list frozen, as committed rows are (a write replaces a list whole). */
+function assignmentsByTask(rows: readonly AssignmentRow[]): Map<string, readonly AssignmentRow[]> {
   const byTask = new Map<string, AssignmentRow[]>();
   for (const row of rows) {
     const ofTask = byTask.get(row.task_id);
     if (ofTask) ofTask.push(row);
     else byTask.set(row.task_id, [row]);
   }
+  for (const ofTask of byTask.values()) Object.freeze(ofTask);
   return byTask;
 }
 
@@ -51,13 +52,12 @@ export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> 
     tx.people.listResources(project.id),
     tx.people.listAssignments(project.id),
   ]);
-  const assignments = assignmentsByTask(assignmentRows.map((row) => Object.freeze(row)));
   return {
     project,
     tasks: PlanRows.loaded(taskRows),
     dependencies: PlanRows.loaded(dependencyRows),
     resources: PlanRows.loaded(resourceRows),
-    assignments: new PlanRows(new Map([...assignments].map(([taskId, rows]) => [taskId, Object.freeze(rows)]))),
+    assignments: new PlanRows(assignmentsByTask(assignmentRows)),
   };
 }
 
@@ -152,19 +152,6 @@ export function engineInput(plan: Plan): ScheduleInput {
     dependencies,
   };
 }
-
-/** The computed columns of a task row: what a recalculation may change. */
-export const computedColumns = [
-  'start_at',
-  'finish_at',
-  'early_start_at',
-  'early_finish_at',
-  'late_start_at',
-  'late_finish_at',
-  'total_float_min',
-  'free_float_min',
-  'is_critical',
-] as const satisfies readonly (keyof TaskRow)[];
 
 /**
  * What differs between two engine inputs, named as `Scheduler.update` needs it: every task
@@ -306,7 +293,7 @@ function findById(rows: readonly TaskResult[], id: string): TaskResult | undefin
   return undefined;
 }
 
-/** Columns of `after` that differ from `before`. */
-export function changedColumns(before: TaskRow, after: TaskRow): (keyof TaskRow)[] {
-  return (Object.keys(after) as (keyof TaskRow)[]).filter((column) => before[column] !== after[column]);
+/** Whether any column of `after` differs from `before`. */
+export function rowChanged(before: TaskRow, after: TaskRow): boolean {
+  return (Object.keys(after) as (keyof TaskRow)[]).some((column) => before[column] !== after[column]);
 }

@@ -8,7 +8,7 @@ import { requireProject } from '../permissions.js';
 import { readVersion } from '../projects/read-cache.js';
 import { PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
 import { captureBaseline } from './baselines.js';
-import { changedColumns, firstWorkingMinute, loadPlan, recalculate, type Plan } from './plan.js';
+import { firstWorkingMinute, loadPlan, recalculate, rowChanged, type Plan } from './plan.js';
 import { presentDependency, presentPlanTask, presentProject, presentTask, type AssigneeView } from './presenters.js';
 
 export type PlanWriteResult = WriteResult & { plan: Plan };
@@ -22,6 +22,9 @@ export function assigneeViews(plan: Plan, taskId: string): AssigneeView[] {
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.resourceId.localeCompare(b.resourceId));
 }
+
+/** The years the engine computes exactly, as a person reads them (its end is exclusive). */
+const horizonYears = `${SCHEDULE_HORIZON.start.slice(0, 4)}-${Number(SCHEDULE_HORIZON.end.slice(0, 4)) - 1}`;
 
 /** Whether every computed date lies strictly inside the span the engine computes exactly (at its edges, dates are clamped). */
 function withinHorizon(result: ScheduleResult): boolean {
@@ -131,12 +134,7 @@ export async function writePlanInTransaction(
   }
   editor.recordRollups();
   if (!withinHorizon(result)) {
-    throw invalid([
-      {
-        path: 'body',
-        message: `the schedule would leave the years ${SCHEDULE_HORIZON.start.slice(0, 4)}-${Number(SCHEDULE_HORIZON.end.slice(0, 4)) - 1}, where dates are computed exactly; shorten durations, lags or constraint dates`,
-      },
-    ]);
+    throw invalid([{ path: 'body', message: `the schedule would leave the years ${horizonYears}, where dates are computed exactly; shorten durations, lags or constraint dates` }]);
   }
   if (result.cycles.length > 0) {
     throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : `${result.cycles.length} cycles`}: ${result.cycles.map((c) => c.path).join('; ')}`, {
@@ -148,7 +146,7 @@ export async function writePlanInTransaction(
   const saved = [...plan.tasks.touched()]
     .filter((row) => {
       const before = plan.tasks.original(row.id);
-      return !before || changedColumns(before, row).length > 0;
+      return !before || rowChanged(before, row);
     })
     .sort((a, b) => a.number - b.number);
   for (const row of saved) if (plan.tasks.original(row.id)) row.updated_at = now;

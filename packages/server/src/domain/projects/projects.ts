@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, ProjectPatch } from '@gantry/contract';
 import type { z } from 'zod';
-import type { DependencyRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
+import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
 import { firstWorkingMinute } from '../planning/plan.js';
@@ -53,23 +53,15 @@ function byCodeUnits(a: string, b: string): number {
  * The UTF-8 JSON of committed task and link rows, made once per row: a committed row never
  * changes (it is frozen, and shared by every version of the plan until a write replaces
  * it), so the full read after a small write serialises only the rows that write replaced.
+ * `variant` names what else the JSON depends on (a task's key holds the project key).
  */
-const committedTaskJson = new WeakMap<TaskRow, { projectKey: string; json: Buffer }>();
-const committedDependencyJson = new WeakMap<DependencyRow, Buffer>();
+const committedJson = new WeakMap<object, { variant: string; json: Buffer }>();
 
-function taskJson(row: TaskRow, projectKey: string): Buffer {
-  const known = committedTaskJson.get(row);
-  if (known?.projectKey === projectKey) return known.json;
-  const json = Buffer.from(JSON.stringify(presentPlanTask(row, projectKey)));
-  if (Object.isFrozen(row)) committedTaskJson.set(row, { projectKey, json });
-  return json;
-}
-
-function dependencyJson(row: DependencyRow): Buffer {
-  const known = committedDependencyJson.get(row);
-  if (known !== undefined) return known;
-  const json = Buffer.from(JSON.stringify(presentDependency(row)));
-  if (Object.isFrozen(row)) committedDependencyJson.set(row, json);
+function jsonOf<Row extends object>(row: Row, variant: string, present: (row: Row) => unknown): Buffer {
+  const known = committedJson.get(row);
+  if (known?.variant === variant) return known.json;
+  const json = Buffer.from(JSON.stringify(present(row)));
+  if (Object.isFrozen(row)) committedJson.set(row, { variant, json });
   return json;
 }
 
@@ -113,10 +105,10 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
   };
   return Buffer.concat([
     Buffer.from(`{"project":${JSON.stringify(presentProject(project))},"tasks":`),
-    ...jsonArray(outlineOrder(tasks).map((row) => taskJson(row, projectKey))),
+    ...jsonArray(outlineOrder(tasks).map((row) => jsonOf(row, projectKey, (task) => presentPlanTask(task, projectKey)))),
     Buffer.from(',"dependencies":'),
     // Timestamps and ids are ASCII: code-unit order is their order, without the cost of a collator.
-    ...jsonArray([...dependencies].sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id)).map(dependencyJson)),
+    ...jsonArray([...dependencies].sort((a, b) => byCodeUnits(a.created_at, b.created_at) || byCodeUnits(a.id, b.id)).map((row) => jsonOf(row, '', presentDependency))),
     Buffer.from(`,${JSON.stringify(rest).slice(1)}`),
   ]);
 }
