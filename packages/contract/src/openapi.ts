@@ -214,6 +214,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
       summary: def.summary,
       ...(def.description ? { description: def.description } : {}),
       'x-required-scope': def.scope,
+      security: [{ apiKey: [] }, { oauth2: [`service:${def.scope}`] }],
       parameters: [...parametersOf(def.params, 'path'), ...parametersOf(def.query, 'query')],
       responses,
     };
@@ -251,6 +252,18 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
           type: 'http',
           scheme: 'bearer',
           description: 'A personal API key (`gnt_…`) in `Authorization: Bearer <key>`.',
+        },
+        oauth2: {
+          type: 'oauth2',
+          description: `An OAuth 2.1 access token of an app acting for a person, in \`Authorization: Bearer <token>\`: authorization code with PKCE (S256 only), resource \`${serverUrl}/api\`, dynamic client registration at \`${serverUrl}/api/oauth/register\`, metadata at \`${serverUrl}/.well-known/oauth-authorization-server\`. A token acts exactly like an API key of its scope.`,
+          flows: {
+            authorizationCode: {
+              authorizationUrl: `${serverUrl}/oauth/authorize`,
+              tokenUrl: `${serverUrl}/api/oauth/token`,
+              refreshUrl: `${serverUrl}/api/oauth/token`,
+              scopes: { 'service:read': 'Read everything the person can read', 'service:write': 'Read, create and change (never delete projects or tasks)' },
+            },
+          },
         },
       },
       schemas: {

@@ -1,10 +1,10 @@
 import { systemClock } from './clock.js';
 import { createServer, type AddressInfo } from 'node:net';
 import { defaultBaseUrl, loadConfig, type Config } from './config.js';
-import { buildApp } from './http/app.js';
 import type { Logger } from 'pino';
 import { createLogger } from './logger.js';
 import { MailSender } from './mail/mail-sender.js';
+import { buildService } from './service.js';
 import { openStore } from './store/open-store.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { destinationPolicy } from './webhooks/policy.js';
@@ -83,7 +83,7 @@ async function withPortChosen(config: Config): Promise<Config> {
 export async function serve(given: Config = loadConfig(process.env)): Promise<void> {
   const config = await withPortChosen(given);
   const { logger, store, webhookDestinations, worker } = await openServices(config);
-  const app = buildApp({ config, store, clock: systemClock, logger, webhookDestinations });
+  const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -1,8 +1,9 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Scope } from '@gantry/contract';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
 import { invalid, notFound } from './errors.js';
+import { secretDigest } from './secrets.js';
 import { displayName, normalizeEmail } from './users.js';
 
 export const API_KEY_PREFIX = 'gnt_';
@@ -11,10 +12,6 @@ export const API_KEY_PREFIX = 'gnt_';
 export function parseScope(value: string): Scope | null {
   const scope = value.startsWith('service:') ? value.slice('service:'.length) : value;
   return scope === 'read' || scope === 'write' ? scope : null;
-}
-
-function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
 }
 
 export interface ApiKeyInfo {
@@ -35,11 +32,7 @@ export interface CreateApiKeyInput {
   name?: string | null;
 }
 
-/**
- * Issues a key: `gnt_` + 32 random bytes (base64url). Only its SHA-256 is stored — the
- * key carries 256 bits of entropy, so a fast hash is safe — and the key is returned
- * once, here.
- */
+/** Issues a key: `gnt_` + 32 random bytes (base64url). Only its digest is stored; the key is returned once, here. */
 export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput): Promise<{ key: string; apiKey: ApiKeyInfo }> {
   const scope = parseScope(input.scope);
   const fields = [];
@@ -74,7 +67,7 @@ export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput)
       id: apiKey.id,
       user_id: user.id,
       name: apiKey.name,
-      token_hash: hashToken(key),
+      token_hash: secretDigest(key),
       token_prefix: apiKey.prefix,
       scope,
       workspace_id: apiKey.workspaceId,
@@ -96,7 +89,7 @@ export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void
 /** The actor a presented token acts as, or null when it is unknown, revoked or expired. */
 export async function authenticateApiKey(ctx: DomainContext, token: string): Promise<Actor | null> {
   if (!token.startsWith(API_KEY_PREFIX)) return null;
-  const tokenHash = hashToken(token);
+  const tokenHash = secretDigest(token);
   const lookup = () => ctx.store.q.apiKeys.findByHashWithUser(tokenHash);
   const found = ctx.memo ? await ctx.memo.get(ctx.store, `key:${tokenHash}`, lookup) : await lookup();
   if (!found || found.revoked_at !== null) return null;

@@ -23,9 +23,10 @@ export interface DomainContext {
 
 /**
  * What authenticated a call. Each credential has its own rate-limit budget and appears in
- * the audit log. (OAuth access tokens and web sessions join this union as they arrive.)
+ * the audit log: an API key, or an OAuth grant (a person's consent to one app), whose
+ * access tokens all count as one. (Web sessions join this union with the web app.)
  */
-export type Credential = { kind: 'api_key'; id: string };
+export type Credential = { kind: 'api_key'; id: string } | { kind: 'oauth'; id: string; clientId: string; clientName: string };
 
 /**
  * Who is acting, whatever the credential: its user, narrowed by the credential's scope

@@ -3,7 +3,7 @@ import type { User } from '@gantry/contract';
 import type { UserRow } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import { conflict, invalid, notFound } from './errors.js';
-import { hashPassword } from './passwords.js';
+import { hashPassword, verifyPassword } from './passwords.js';
 
 export interface CreateUserInput {
   email: string;
@@ -72,4 +72,17 @@ export async function getCurrentUser(ctx: DomainContext, actor: Actor): Promise<
   const row = await ctx.store.q.users.findById(actor.userId);
   if (!row) throw notFound('user');
   return presentUser(row);
+}
+
+/** Compared against when no such user exists, so that a wrong e-mail takes as long as a wrong password. */
+let decoyHash: Promise<string> | undefined;
+
+/** The user these sign-in credentials belong to, or null (unknown e-mail, no password set, wrong password). */
+export async function verifySignIn(ctx: DomainContext, email: string, password: string): Promise<UserRow | null> {
+  const user = await ctx.store.q.users.findByEmail(normalizeEmail(email));
+  if (!user?.password_hash) {
+    await verifyPassword(password, await (decoyHash ??= hashPassword('decoy password')));
+    return null;
+  }
+  return (await verifyPassword(password, user.password_hash)) ? user : null;
 }

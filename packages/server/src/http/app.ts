@@ -25,7 +25,12 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   /** The webhook destination policy (webhooks/destination-guard), given by the composition root. */
   webhookDestinations?: DomainContext['webhookDestinations'];
+  /** Further adapters served by the same app (the OAuth server, MCP), given by the composition root. */
+  mount?: readonly Mount[];
 }
+
+/** An adapter that adds its routes to the app, with the app's domain context. */
+export type Mount = (app: FastifyInstance, ctx: DomainContext) => Promise<void>;
 
 function isJson(text: string): boolean {
   try {
@@ -56,8 +61,9 @@ const destructivePath = /^\/api\/projects(\/[^/]+(\/tasks(\/[^/]+)?)?)?\/?$/;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
 /**
- * Builds the HTTP app without listening: the REST API, health and OpenAPI routes, with
- * authentication, rate limits, the audit log and the error mapping wired in.
+ * Builds the HTTP app without listening: the REST API, health and OpenAPI routes and any
+ * mounted adapters, with authentication, rate limits, the audit log and the error
+ * mapping wired in.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const ctx: DomainContext = {
@@ -136,9 +142,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook('onResponse', async (request, reply) => {
     const actor = request.actor;
-    if (actor?.credential.kind !== 'api_key') return;
+    if (!actor) return;
     audit.record({
-      apiKeyId: actor.credential.id,
+      credential: actor.credential,
       userId: actor.userId,
       method: request.method,
       path: request.url.split('?')[0] ?? request.url,
@@ -162,5 +168,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   systemRoutes(app, ctx);
   bindOperations(app, routeDeps);
+  for (const mount of deps.mount ?? []) void app.register((scope) => mount(scope, ctx));
   return app;
 }

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Credential } from '../domain/context.js';
 import type { Store } from '../store/store.js';
 
 export interface AuditEntry {
-  apiKeyId: string;
+  credential: Credential;
   userId: string;
   method: string;
   path: string;
@@ -48,7 +49,9 @@ export class AuditLog {
         await this.store.q.apiKeys.insertAuditEntries(
           batch.map((entry) => ({
             id: randomUUID(),
-            api_key_id: entry.apiKeyId,
+            credential_kind: entry.credential.kind,
+            credential_id: entry.credential.id,
+            client_id: entry.credential.kind === 'oauth' ? entry.credential.clientId : null,
             user_id: entry.userId,
             method: entry.method,
             path: entry.path,

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { authenticateApiKey } from '../domain/api-keys.js';
 import { rateLimitIdentity, type Actor, type DomainContext } from '../domain/context.js';
+import { authenticateBearer } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
 import type { SlidingWindowLimiter } from './sliding-window-limiter.js';
 
@@ -15,14 +15,15 @@ export interface RateLimiters {
   writes: SlidingWindowLimiter;
 }
 
-const bearer = /^Bearer\s+(\S+)\s*$/i;
-
-/** 401 for a missing, unknown, revoked or expired key; sets `request.actor`. */
+/**
+ * An API key or an OAuth access token issued for the REST API (`authenticateBearer`): 401
+ * for a missing, unknown, revoked or expired one, or a token for another resource; sets
+ * `request.actor`.
+ */
 export async function authenticate(ctx: DomainContext, request: FastifyRequest): Promise<Actor> {
-  const match = bearer.exec(request.headers.authorization ?? '');
-  const actor = match?.[1] ? await authenticateApiKey(ctx, match[1]) : null;
+  const actor = await authenticateBearer(ctx, request.headers.authorization, 'api');
   if (!actor) {
-    throw new AppError('unauthorized', 'a valid API key is required: Authorization: Bearer gnt_…');
+    throw new AppError('unauthorized', 'a valid API key or OAuth access token is required: Authorization: Bearer …');
   }
   request.actor = actor;
   return actor;

@@ -84,15 +84,44 @@ export interface ApiKeysTable {
   created_at: string;
 }
 
-export interface ApiAuditLogTable {
+/** One row per authenticated call, whatever the credential (API key or OAuth grant). */
+export interface AuditLogTable {
   id: string;
-  api_key_id: string;
+  credential_kind: 'api_key' | 'oauth';
+  /** The API key's id, or the OAuth grant's. */
+  credential_id: string;
+  /** The OAuth client acting, for OAuth calls. */
+  client_id: string | null;
   user_id: string;
   method: string;
   path: string;
   status: number;
   request_id: string;
   duration_ms: number;
+  created_at: string;
+}
+
+/**
+ * What the OAuth authorization server keeps (clients, grants, sessions, interactions,
+ * codes and tokens), one row per artifact. `id` is the SHA-256 of the artifact's id, so
+ * the store never holds a usable code, token or session id; `payload` never holds it either.
+ */
+export interface OAuthArtifactsTable {
+  model: string;
+  id: string;
+  payload: string;
+  grant_id: string | null;
+  uid: string | null;
+  account_id: string | null;
+  expires_at: string | null;
+  consumed_at: string | null;
+  created_at: string;
+}
+
+/** Secrets the instance generates once and shares between its processes (cookie and signing keys). */
+export interface InstanceSecretsTable {
+  name: string;
+  value: string;
   created_at: string;
 }
 
@@ -293,7 +322,9 @@ export interface Database {
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
   api_keys: ApiKeysTable;
-  api_audit_log: ApiAuditLogTable;
+  audit_log: AuditLogTable;
+  oauth_artifacts: OAuthArtifactsTable;
+  instance_secrets: InstanceSecretsTable;
   events: EventsTable;
   tasks: TasksTable;
   dependencies: DependenciesTable;

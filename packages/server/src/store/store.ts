@@ -5,6 +5,7 @@
 import type { ApiKeyRow } from './queries/api-keys.js';
 import type { apiKeyQueries } from './queries/api-keys.js';
 import type { BaselineRow, baselineQueries, BaselineTaskRow } from './queries/baselines.js';
+import type { OAuthArtifactRow, oauthQueries } from './queries/oauth.js';
 import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
 import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
@@ -26,6 +27,7 @@ export interface Queries {
   baselines: ReturnType<typeof baselineQueries>;
   outbox: ReturnType<typeof outboxQueries>;
   webhooks: ReturnType<typeof webhookQueries>;
+  oauth: ReturnType<typeof oauthQueries>;
 }
 
 export interface Store {
@@ -75,6 +77,7 @@ export type {
   EventRow,
   IdempotencyRow,
   MailRow,
+  OAuthArtifactRow,
   ProjectAccessRow,
   ProjectRow,
   ResourceRow,

@@ -9,6 +9,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 type Operation = {
   operationId: string;
   'x-required-scope'?: string;
+  security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required: boolean }[];
   requestBody?: unknown;
   responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: { $ref?: string } }> }>;
@@ -113,8 +114,11 @@ describe('OpenAPI document', () => {
     expect(registered).toContainEqual({ method: 'GET', path: '/healthz' });
     expect(registered).toContainEqual({ method: 'GET', path: '/api/openapi.json' });
 
+    // The OAuth endpoints follow their RFCs (form bodies, OAuth errors) and are described by the
+    // authorization server's metadata and the oauth2 security scheme, not as operations.
+    const oauthProtocol = /^\/(oauth\/|api\/oauth\/|\.well-known\/|(api|mcp)\/\.well-known\/)/;
     const undocumented = registered.filter(({ method, path }) => {
-      if (path === '/healthz' || path === '/api/openapi.json') return false;
+      if (path === '/healthz' || path === '/api/openapi.json' || oauthProtocol.test(path)) return false;
       const item = doc.paths[path];
       // HEAD is served implicitly for every GET.
       if (method === 'HEAD') return !item?.get;
@@ -224,5 +228,18 @@ describe('OpenAPI document', () => {
     const required = (doc.security ?? []).flatMap((requirement) => Object.keys(requirement));
     expect(required.length).toBeGreaterThan(0);
     for (const name of required) expect(bearer).toContain(name);
+  });
+
+  it('declares OAuth 2.1 apps: the authorization code flow at the spec addresses, each operation with its scope alias', () => {
+    expect(doc.components.securitySchemes.oauth2).toMatchObject({
+      type: 'oauth2',
+      flows: { authorizationCode: { authorizationUrl: `${server.config.baseUrl}/oauth/authorize`, tokenUrl: `${server.config.baseUrl}/api/oauth/token` } },
+    });
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
+        const scope = operation['x-required-scope'];
+        if (scope) expect(operation.security, `${method} ${path}`).toEqual([{ apiKey: [] }, { oauth2: [`service:${scope}`] }]);
+      }
+    }
   });
 });

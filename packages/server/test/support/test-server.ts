@@ -2,15 +2,15 @@ import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
 import type { Clock } from '../../src/clock.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/logger.js';
+import { buildService } from '../../src/service.js';
 import { openStore } from '../../src/store/open-store.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import type { LookupResolver } from '../../src/webhooks/destination-guard.js';
 import { destinationPolicy } from '../../src/webhooks/policy.js';
 import type { Store } from '../../src/store/store.js';
 import { openApiProblems } from './openapi-check.js';
-import { runGantry, type CliResult as ProcessResult } from './processes.js';
+import { freePort, runGantry, type CliResult as ProcessResult } from './processes.js';
 import { createTestStoreEnv, type TestStoreEnv } from './test-store.js';
 
 
@@ -72,12 +72,14 @@ export const testResolver: LookupResolver = async (hostname) => {
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const storeEnv = await createTestStoreEnv();
   const processEnv = { ...storeEnv.env, LOG_LEVEL: 'silent', ...env };
-  const config = loadConfig({ ...processEnv, PORT: '0', HOST: '127.0.0.1' });
+  // The port is chosen first, so that BASE_URL (the OAuth issuer, links) names the address tests use.
+  const port = await freePort();
+  const config = loadConfig({ BASE_URL: `http://127.0.0.1:${port}`, ...processEnv, PORT: String(port), HOST: '127.0.0.1' });
   const { store } = await openStore(config);
   const clock = new ManualClock();
   const webhookDestinations = destinationPolicy(config.webhookAllowPrivate, testResolver);
-  const app = buildApp({ config, store, clock, logger: createLogger('silent'), webhookDestinations });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const app = buildService({ config, store, clock, logger: createLogger('silent'), webhookDestinations });
+  const address = await app.listen({ port, host: '127.0.0.1' });
 
   return {
     url: address,

@@ -3,6 +3,7 @@ import { initial } from './0001-initial.js';
 import { planning } from './0002-planning.js';
 import { webhooks } from './0003-webhooks.js';
 import { taskSearch } from './0004-task-search.js';
+import { oauth } from './0005-oauth.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-planning': planning,
   '0003-webhooks': webhooks,
   '0004-task-search': taskSearch,
+  '0005-oauth': oauth,
 };

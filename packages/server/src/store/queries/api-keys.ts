@@ -1,5 +1,5 @@
 import { sql, type Insertable, type Selectable } from 'kysely';
-import type { ApiAuditLogTable, ApiKeysTable } from '../schema.js';
+import type { ApiKeysTable, AuditLogTable } from '../schema.js';
 import type { Dialect, Executor } from './executor.js';
 
 export type ApiKeyRow = Selectable<ApiKeysTable>;
@@ -31,25 +31,27 @@ export function apiKeyQueries(db: Executor, dialect: Dialect) {
      * rows a batch holds (a multi-row VALUES list would be a new statement for each batch
      * size, and building it costs more than storing the rows).
      */
-    async insertAuditEntries(rows: Insertable<ApiAuditLogTable>[]): Promise<void> {
+    async insertAuditEntries(rows: Insertable<AuditLogTable>[]): Promise<void> {
       if (rows.length === 0) return;
       const json = JSON.stringify(rows);
-      const columns = sql`id, api_key_id, user_id, method, path, status, request_id, duration_ms, created_at`;
+      const columns = sql`id, credential_kind, credential_id, client_id, user_id, method, path, status, request_id, duration_ms, created_at`;
       await (dialect === 'sqlite'
-        ? sql`insert into api_audit_log (${columns})
-            select value->>'id', value->>'api_key_id', value->>'user_id', value->>'method', value->>'path', value->>'status',
+        ? sql`insert into audit_log (${columns})
+            select value->>'id', value->>'credential_kind', value->>'credential_id', value->>'client_id', value->>'user_id', value->>'method', value->>'path', value->>'status',
               value->>'request_id', value->>'duration_ms', value->>'created_at'
             from json_each(${json})`
-        : sql`insert into api_audit_log (${columns})
-            select ${columns} from json_to_recordset(${json}::json) as entry(id text, api_key_id text, user_id text, method text,
+        : sql`insert into audit_log (${columns})
+            select ${columns} from json_to_recordset(${json}::json) as entry(id text, credential_kind text, credential_id text,
+              client_id text, user_id text, method text,
               path text, status integer, request_id text, duration_ms integer, created_at text)`
       ).execute(db);
     },
-    listAuditEntries(apiKeyId: string) {
+    /** Calls made with one credential (an API key's id or an OAuth grant's), oldest first. */
+    listAuditEntries(credentialId: string) {
       return db
-        .selectFrom('api_audit_log')
+        .selectFrom('audit_log')
         .selectAll()
-        .where('api_key_id', '=', apiKeyId)
+        .where('credential_id', '=', credentialId)
         .orderBy('created_at')
         .orderBy('id')
         .execute();

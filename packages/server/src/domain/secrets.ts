@@ -1,0 +1,10 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * How bearer secrets (API keys, OAuth codes and tokens, session ids) are stored: their
+ * SHA-256, hex. They carry at least 128 random bits, so a fast hash is safe, and the store
+ * never holds one that could be presented.
+ */
+export function secretDigest(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}

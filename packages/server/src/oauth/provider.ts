@@ -1,0 +1,131 @@
+import { generateKeyPairSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import Provider, { errors, type Configuration, type JWK } from 'oidc-provider';
+import type { Clock } from '../clock.js';
+import type { Store } from '../store/store.js';
+import { clientSecretDigest, storeAdapter } from './adapter.js';
+
+/** Where the authorization server answers (the spec's addresses). */
+export const oauthPaths = {
+  authorization: '/oauth/authorize',
+  token: '/api/oauth/token',
+  registration: '/api/oauth/register',
+  revocation: '/api/oauth/revoke',
+  jwks: '/api/oauth/jwks',
+  interaction: '/oauth/interaction',
+} as const;
+
+export const oauthScopes = ['service:read', 'service:write'] as const;
+
+/** The protected resources a token can be issued for: the REST API and the MCP server. */
+export function oauthResources(baseUrl: string): { api: string; mcp: string } {
+  return { api: `${baseUrl}/api`, mcp: `${baseUrl}/mcp` };
+}
+
+export const accessTokenTtlSec = 10 * 60;
+const refreshTokenTtlSec = 30 * 24 * 60 * 60;
+
+/** A secret generated once per instance and kept in the store, so every process shares it. */
+async function instanceSecret(store: Store, clock: Clock, name: string, generate: () => string): Promise<string> {
+  return store.q.oauth.instanceSecret(name, generate(), clock.now().toISOString());
+}
+
+function generateSigningKey(): string {
+  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  return JSON.stringify({ ...jwk, kid: randomUUID(), alg: 'ES256', use: 'sig' });
+}
+
+function sameDigest(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+export interface OAuthProviderOptions {
+  store: Store;
+  clock: Clock;
+  baseUrl: string;
+}
+
+/**
+ * The OAuth 2.1 authorization server (panva's certified `oidc-provider`): authorization
+ * code with PKCE (S256 only) for public and confidential clients, dynamic registration
+ * (RFC 7591), revocation (RFC 7009), resource indicators (RFC 8707) for the REST API and
+ * the MCP server, refresh tokens rotated on every use (a reused one revokes its grant),
+ * `iss` in authorization responses (RFC 9207). Everything it keeps lives in our store.
+ */
+export async function createOAuthProvider({ store, clock, baseUrl }: OAuthProviderOptions): Promise<Provider> {
+  const resources = oauthResources(baseUrl);
+  const cookieKey = await instanceSecret(store, clock, 'oauth-cookie-key', () => randomBytes(32).toString('base64url'));
+  const signingKey = JSON.parse(await instanceSecret(store, clock, 'oauth-signing-key', generateSigningKey)) as JWK;
+
+  const configuration: Configuration = {
+    adapter: storeAdapter(store, clock),
+    jwks: { keys: [signingKey] },
+    cookies: { keys: [cookieKey] },
+    routes: {
+      authorization: oauthPaths.authorization,
+      token: oauthPaths.token,
+      registration: oauthPaths.registration,
+      revocation: oauthPaths.revocation,
+      jwks: oauthPaths.jwks,
+    },
+    scopes: [...oauthScopes, 'offline_access'],
+    claims: { openid: ['sub'] },
+    responseTypes: ['code'],
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'ES256',
+    },
+    pkce: { required: () => true },
+    // Refresh tokens for every client allowed the grant (MCP clients rarely ask for `offline_access`).
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    rotateRefreshToken: true,
+    ttl: {
+      AccessToken: accessTokenTtlSec,
+      AuthorizationCode: 60,
+      RefreshToken: refreshTokenTtlSec,
+      Grant: 365 * 24 * 60 * 60,
+      Session: 14 * 24 * 60 * 60,
+      Interaction: 60 * 60,
+    },
+    features: {
+      devInteractions: { enabled: false },
+      // Off: tokens bound to a DPoP key would need proofs our resources do not check; PAR is not at a spec address.
+      dPoP: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      registration: { enabled: true },
+      // A token can be revoked only by the app it was issued to.
+      revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: async (_ctx, _client, oneOf) => oneOf ?? resources.api,
+        useGrantedResource: async () => true,
+        getResourceServerInfo: async (_ctx, resourceIndicator) => {
+          if (resourceIndicator !== resources.api && resourceIndicator !== resources.mcp) throw new errors.InvalidTarget();
+          return { scope: oauthScopes.join(' '), audience: resourceIndicator, accessTokenTTL: accessTokenTtlSec, accessTokenFormat: 'opaque' };
+        },
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `${oauthPaths.interaction}/${interaction.uid}` },
+    findAccount: async (_ctx, sub) => {
+      const user = await store.q.users.findById(sub);
+      return user ? { accountId: user.id, claims: () => ({ sub: user.id }) } : undefined;
+    },
+    renderError: async (ctx, out) => {
+      ctx.type = 'application/json; charset=utf-8';
+      ctx.body = out;
+    },
+  };
+
+  const provider = new Provider(baseUrl, configuration);
+  // Client secrets are stored as digests (adapter.ts); compare the presented one the same way.
+  provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
+    return Promise.resolve(this.clientSecret !== undefined && sameDigest(this.clientSecret, clientSecretDigest(actual)));
+  };
+  return provider;
+}
