@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../domain/errors.js';
-import { serve, work } from '../main.js';
 import { openStore } from '../store/open-store.js';
 import { commands, UsageError, type Command } from './commands.js';
 
@@ -58,12 +57,13 @@ export async function runCli(argv: string[]): Promise<number> {
       parseArgs({ args: argv.slice(1), strict: true, allowPositionals: false, options: { json: { type: 'boolean' } } });
     }
     const config = loadConfig(process.env);
+    // The service is loaded only to run it: administration commands start quicker without it.
     if (first === 'serve') {
-      await serve(config);
+      await (await import('../main.js')).serve(config);
       return -1;
     }
     if (first === 'worker') {
-      await work(config);
+      await (await import('../main.js')).work(config);
       return -1;
     }
     if (first === 'migrate') {
