@@ -7,6 +7,7 @@ import { MailSender } from './mail/mail-sender.js';
 import { buildService } from './service.js';
 import { openStore } from './store/open-store.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
+import { guardedFetch } from './webhooks/http-sender.js';
 import { destinationPolicy } from './webhooks/policy.js';
 
 async function openServices(config: Config) {
@@ -83,7 +84,8 @@ async function withPortChosen(config: Config): Promise<Config> {
 export async function serve(given: Config = loadConfig(process.env)): Promise<void> {
   const config = await withPortChosen(given);
   const { logger, store, webhookDestinations, worker } = await openServices(config);
-  const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations });
+  const publicFetch = guardedFetch({ allowPrivate: config.webhookAllowPrivate });
+  const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations, publicFetch });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -19,6 +19,11 @@ export interface DomainContext {
   memo?: VersionedMemo;
   /** The policy for webhook destinations (public https only, unless configured otherwise). */
   webhookDestinations?: { check(url: string): Promise<{ ok: true; url: string } | { ok: false; reason: string }> };
+  /**
+   * Requests to addresses users name other than webhooks (OAuth client metadata
+   * documents), through the same destination guard; without it, such documents are not fetched.
+   */
+  publicFetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 }
 
 /**

@@ -25,6 +25,8 @@ export interface AppDeps {
   logger: FastifyBaseLogger;
   /** The webhook destination policy (webhooks/destination-guard), given by the composition root. */
   webhookDestinations?: DomainContext['webhookDestinations'];
+  /** Outbound requests to user-named addresses through the same guard (webhooks/http-sender › guardedFetch). */
+  publicFetch?: DomainContext['publicFetch'];
   /** Further adapters served by the same app (the OAuth server, MCP), given by the composition root. */
   mount?: readonly Mount[];
 }
@@ -74,6 +76,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     readCache: new ReadCache(),
     memo: new VersionedMemo(),
     webhookDestinations: deps.webhookDestinations,
+    publicFetch: deps.publicFetch,
   };
   const app = Fastify({
     loggerInstance: deps.logger,

@@ -1,6 +1,7 @@
 import { generateKeyPairSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import Provider, { errors, type Configuration, type JWK } from 'oidc-provider';
 import type { Clock } from '../clock.js';
+import type { DomainContext } from '../domain/context.js';
 import type { Store } from '../store/store.js';
 import { clientSecretDigest, storeAdapter } from './adapter.js';
 
@@ -44,6 +45,8 @@ export interface OAuthProviderOptions {
   store: Store;
   clock: Clock;
   baseUrl: string;
+  /** Fetches client metadata documents through the destination guard; without it, URL client ids are not accepted. */
+  publicFetch?: DomainContext['publicFetch'];
 }
 
 /**
@@ -51,9 +54,10 @@ export interface OAuthProviderOptions {
  * code with PKCE (S256 only) for public and confidential clients, dynamic registration
  * (RFC 7591), revocation (RFC 7009), resource indicators (RFC 8707) for the REST API and
  * the MCP server, refresh tokens rotated on every use (a reused one revokes its grant),
- * `iss` in authorization responses (RFC 9207). Everything it keeps lives in our store.
+ * `iss` in authorization responses (RFC 9207), and client ids that are URLs of metadata
+ * documents. Everything it keeps lives in our store.
  */
-export async function createOAuthProvider({ store, clock, baseUrl }: OAuthProviderOptions): Promise<Provider> {
+export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }: OAuthProviderOptions): Promise<Provider> {
   const resources = oauthResources(baseUrl);
   const cookieKey = await instanceSecret(store, clock, 'oauth-cookie-key', () => randomBytes(32).toString('base64url'));
   const signingKey = JSON.parse(await instanceSecret(store, clock, 'oauth-signing-key', generateSigningKey)) as JWK;
@@ -99,6 +103,9 @@ export async function createOAuthProvider({ store, clock, baseUrl }: OAuthProvid
       userinfo: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       registration: { enabled: true },
+      // Client ID Metadata Documents: a client_id that is an https URL names its own metadata,
+      // fetched (at most 5 KiB, 2.5 s, cached per its Cache-Control) through the guard.
+      clientIdMetadataDocument: { enabled: publicFetch !== undefined, ack: 'draft-02' },
       // A token can be revoked only by the app it was issued to.
       revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
       resourceIndicators: {
@@ -111,6 +118,7 @@ export async function createOAuthProvider({ store, clock, baseUrl }: OAuthProvid
         },
       },
     },
+    ...(publicFetch ? { fetch: publicFetch } : {}),
     interactions: { url: (_ctx, interaction) => `${oauthPaths.interaction}/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const user = await store.q.users.findById(sub);

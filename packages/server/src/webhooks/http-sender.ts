@@ -1,15 +1,17 @@
 import { performance } from 'node:perf_hooks';
-import { Agent, request } from 'undici';
+import { Agent, fetch as undiciFetch, request } from 'undici';
 import {
   checkWebhookUrl,
   guardedLookup,
   systemResolver,
   WEBHOOK_DESTINATION_ERROR_CODE,
 } from './destination-guard.js';
+import type { DomainContext } from '../domain/context.js';
 import type { AttemptOutcome } from '../domain/webhooks/deliveries.js';
 import type { LookupResolver } from './destination-guard.js';
 
-// The only code that sends webhook HTTP requests. Every request goes through an undici
+// The only code that sends HTTP requests to addresses users name: webhook deliveries, and
+// (`guardedFetch`) OAuth client metadata documents. Every request goes through an undici
 // Agent whose connector resolves names with `guardedLookup`, so the socket connects to the
 // address that was judged public; IP-literal URLs never reach a lookup, so they are judged
 // by `checkWebhookUrl` before each send.
@@ -40,6 +42,8 @@ export interface SendOptions {
   timeoutMs?: number;
   /** Name resolution; default `dns.promises.lookup(…, { all: true })`. */
   resolver?: LookupResolver;
+  /** Tests only: the certificate authority of a loopback HTTPS server (PEM), trusted besides the system's. */
+  ca?: string;
 }
 
 /** Outcome of one attempt, as recorded in the delivery log (the domain's type). */
@@ -47,18 +51,18 @@ export type SendResult = AttemptOutcome;
 
 const agents = new Map<LookupResolver, Map<string, Agent>>();
 
-function agentFor(allowPrivate: boolean, timeoutMs: number, resolver: LookupResolver): Agent {
+function agentFor(allowPrivate: boolean, timeoutMs: number, resolver: LookupResolver, ca?: string): Agent {
   let byOptions = agents.get(resolver);
   if (byOptions === undefined) {
     byOptions = new Map();
     agents.set(resolver, byOptions);
   }
-  const key = `${allowPrivate}:${timeoutMs}`;
+  const key = `${allowPrivate}:${timeoutMs}:${ca ?? ''}`;
   let agent = byOptions.get(key);
   if (agent === undefined) {
     agent = new Agent({
       // Net/TLS connect with our lookup: the socket uses exactly the addresses judged there.
-      connect: { lookup: guardedLookup(resolver, { allowPrivate }), timeout: timeoutMs },
+      connect: { lookup: guardedLookup(resolver, { allowPrivate }), timeout: timeoutMs, ...(ca ? { ca } : {}) },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       // No redirect interceptor is composed in: undici v7 never follows redirects without
@@ -184,4 +188,22 @@ export async function sendWebhook(webhook: WebhookRequest, options: SendOptions)
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * A `fetch` for the service's other requests to addresses users name (OAuth client
+ * metadata documents): the URL rules and the connect-time address guard of webhook
+ * deliveries, redirects never followed. A refused destination rejects before any socket
+ * is opened.
+ */
+export function guardedFetch(options: SendOptions): NonNullable<DomainContext['publicFetch']> {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
+  return async (input, init = {}) => {
+    const checked = checkWebhookUrl(input instanceof Request ? input.url : String(input), { allowPrivate: options.allowPrivate });
+    if (!checked.ok) throw Object.assign(new Error(`destination refused: ${checked.reason}`), { code: WEBHOOK_DESTINATION_ERROR_CODE });
+    const dispatcher = agentFor(options.allowPrivate, timeoutMs, options.resolver ?? systemResolver, options.ca);
+    // The caller's own dispatcher, if any, is replaced: ours is the one that guards.
+    const response = await undiciFetch(checked.url, { ...(init as object), dispatcher, redirect: 'manual' });
+    return response as unknown as Response;
+  };
 }

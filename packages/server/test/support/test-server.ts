@@ -7,6 +7,7 @@ import { buildService } from '../../src/service.js';
 import { openStore } from '../../src/store/open-store.js';
 import { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import type { LookupResolver } from '../../src/webhooks/destination-guard.js';
+import { guardedFetch } from '../../src/webhooks/http-sender.js';
 import { destinationPolicy } from '../../src/webhooks/policy.js';
 import type { Store } from '../../src/store/store.js';
 import { openApiProblems } from './openapi-check.js';
@@ -67,9 +68,10 @@ export const testResolver: LookupResolver = async (hostname) => {
 
 /**
  * Starts the real HTTP app on a random loopback port over a fresh store (SQLite, or
- * PostgreSQL when TEST_DATABASE_URL is set).
+ * PostgreSQL when TEST_DATABASE_URL is set). `trustedCa`: the certificate authority of a
+ * loopback HTTPS server the service may fetch from (OAuth client metadata documents).
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { trustedCa?: string } = {}): Promise<TestServer> {
   const storeEnv = await createTestStoreEnv();
   const processEnv = { ...storeEnv.env, LOG_LEVEL: 'silent', ...env };
   // The port is chosen first, so that BASE_URL (the OAuth issuer, links) names the address tests use.
@@ -78,7 +80,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const { store } = await openStore(config);
   const clock = new ManualClock();
   const webhookDestinations = destinationPolicy(config.webhookAllowPrivate, testResolver);
-  const app = buildService({ config, store, clock, logger: createLogger('silent'), webhookDestinations });
+  const publicFetch = guardedFetch({ allowPrivate: config.webhookAllowPrivate, resolver: testResolver, ca: options.trustedCa });
+  const app = buildService({ config, store, clock, logger: createLogger('silent'), webhookDestinations, publicFetch });
   const address = await app.listen({ port, host: '127.0.0.1' });
 
   return {
