@@ -214,7 +214,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
       summary: def.summary,
       ...(def.description ? { description: def.description } : {}),
       'x-required-scope': def.scope,
-      security: [{ apiKey: [] }, { oauth2: [`service:${def.scope}`] }],
+      security: def.credentials === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${def.scope}`] }],
       parameters: [...parametersOf(def.params, 'path'), ...parametersOf(def.query, 'query')],
       responses,
     };
@@ -252,6 +252,12 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
           type: 'http',
           scheme: 'bearer',
           description: 'A personal API key (`gnt_…`) in `Authorization: Bearer <key>`.',
+        },
+        session: {
+          type: 'apiKey',
+          in: 'cookie',
+          name: '_session',
+          description: 'The session of a person signed in on the sign-in page (set by the server; for browsers, not integrations).',
         },
         oauth2: {
           type: 'oauth2',

@@ -34,7 +34,7 @@ import {
   TaskResponse,
   WriteResult,
 } from './resources/tasks.js';
-import { MeResponse } from './resources/users.js';
+import { MeResponse, OAuthGrantList, OAuthGrantRevoked } from './resources/users.js';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -67,6 +67,11 @@ export interface RouteDef<
   /** OpenAPI-style path, `{name}` for parameters. */
   path: string;
   scope: Scope;
+  /**
+   * Who may call: `bearer` (API keys and OAuth tokens; the default), or `session` (a person
+   * signed in in the browser, for what only the person may do, such as disconnecting apps).
+   */
+  credentials?: 'bearer' | 'session';
   tag: string;
   summary: string;
   description?: string;
@@ -104,6 +109,31 @@ export const routes = {
     summary: 'The user the API key acts for',
     response: { status: 200, name: 'MeResponse', schema: MeResponse },
     errors: [],
+  }),
+  listOAuthGrants: route({
+    operationId: 'listOAuthGrants',
+    method: 'GET',
+    path: '/api/auth/grants',
+    scope: 'read',
+    credentials: 'session',
+    tag: 'Account',
+    summary: 'The apps the signed-in person allowed to act for them (OAuth grants)',
+    description: 'Signed-in people only (the session of the sign-in page), not API keys or OAuth tokens.',
+    response: { status: 200, name: 'OAuthGrantList', schema: OAuthGrantList },
+    errors: [],
+  }),
+  revokeOAuthGrant: route({
+    operationId: 'revokeOAuthGrant',
+    method: 'DELETE',
+    path: '/api/auth/grants/{grantId}',
+    scope: 'write',
+    credentials: 'session',
+    tag: 'Account',
+    summary: "Disconnect an app: every token of the grant stops working at once",
+    description: 'Signed-in people only. The app has to ask the person again to get access back.',
+    params: z.object({ grantId: z.string().min(1).max(100) }),
+    response: { status: 200, name: 'OAuthGrantRevoked', schema: OAuthGrantRevoked },
+    errors: ['not_found'],
   }),
   listWorkspaces: route({
     operationId: 'listWorkspaces',

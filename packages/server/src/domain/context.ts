@@ -28,10 +28,13 @@ export interface DomainContext {
 
 /**
  * What authenticated a call. Each credential has its own rate-limit budget and appears in
- * the audit log: an API key, or an OAuth grant (a person's consent to one app), whose
- * access tokens all count as one. (Web sessions join this union with the web app.)
+ * the audit log: an API key; an OAuth grant (a person's consent to one app), whose access
+ * tokens all count as one; or the person's own sign-in session (by its public uid).
  */
-export type Credential = { kind: 'api_key'; id: string } | { kind: 'oauth'; id: string; clientId: string; clientName: string };
+export type Credential =
+  | { kind: 'api_key'; id: string }
+  | { kind: 'oauth'; id: string; clientId: string; clientName: string }
+  | { kind: 'session'; id: string };
 
 /**
  * Who is acting, whatever the credential: its user, narrowed by the credential's scope

@@ -1,6 +1,7 @@
-import type { Scope } from '@gantry/contract';
+import type { OAuthGrant, Scope } from '@gantry/contract';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
+import { notFound } from './errors.js';
 import { secretDigest } from './secrets.js';
 import { displayName } from './users.js';
 
@@ -17,6 +18,12 @@ interface AccessTokenPayload {
   aud?: string | string[];
   scope?: string;
   exp: number;
+}
+
+/** The name an app goes by: its registered name, else its client id (a metadata-document app's URL). */
+async function clientNameOf(ctx: DomainContext, clientId: string): Promise<string> {
+  const client = await ctx.store.q.oauth.find('Client', secretDigest(clientId));
+  return (client ? (JSON.parse(client.payload) as { client_name?: string }).client_name : undefined) ?? clientId;
 }
 
 function scopeOf(granted: string | undefined): Scope | null {
@@ -36,9 +43,8 @@ export async function authenticateAccessToken(ctx: DomainContext, token: string,
     const row = await ctx.store.q.oauth.find('AccessToken', digest);
     if (!row) return null;
     const payload = JSON.parse(row.payload) as AccessTokenPayload;
-    const [user, client] = await Promise.all([ctx.store.q.users.findById(payload.accountId), ctx.store.q.oauth.find('Client', secretDigest(payload.clientId))]);
-    const clientName = client ? (JSON.parse(client.payload) as { client_name?: string }).client_name : undefined;
-    return user ? { payload, expiresAt: row.expires_at, user, clientName: clientName ?? payload.clientId } : null;
+    const [user, clientName] = await Promise.all([ctx.store.q.users.findById(payload.accountId), clientNameOf(ctx, payload.clientId)]);
+    return user ? { payload, expiresAt: row.expires_at, user, clientName } : null;
   };
   const found = ctx.memo ? await ctx.memo.get(ctx.store, `oauth:${digest}`, lookup) : await lookup();
   if (!found) return null;
@@ -55,4 +61,60 @@ export async function authenticateAccessToken(ctx: DomainContext, token: string,
     workspaceId: null,
     credential: { kind: 'oauth', id: payload.grantId, clientId: payload.clientId, clientName: found.clientName },
   };
+}
+
+/**
+ * The person signed in with this session id (the sign-in page's `_session` cookie), acting
+ * as themself; null when the session is unknown or expired.
+ */
+export async function authenticateSession(ctx: DomainContext, sessionId: string): Promise<Actor | null> {
+  const row = await ctx.store.q.oauth.find('Session', secretDigest(sessionId));
+  if (!row || (row.expires_at !== null && row.expires_at <= nowIso(ctx))) return null;
+  const session = JSON.parse(row.payload) as { accountId?: string; uid: string };
+  const user = session.accountId ? await ctx.store.q.users.findById(session.accountId) : undefined;
+  if (!user) return null;
+  return { userId: user.id, name: displayName(user), scope: 'write', workspaceId: null, credential: { kind: 'session', id: session.uid } };
+}
+
+interface GrantPayload {
+  jti: string;
+  accountId: string;
+  clientId: string;
+  resources?: Record<string, string>;
+}
+
+/** The apps a person allowed to act for them, oldest first. */
+export async function listGrants(ctx: DomainContext, actor: Actor): Promise<OAuthGrant[]> {
+  const rows = await ctx.store.q.oauth.listByAccount('Grant', actor.userId);
+  const now = nowIso(ctx);
+  return Promise.all(
+    rows
+      .filter((row) => row.expires_at === null || row.expires_at > now)
+      .map(async (row) => {
+        const grant = JSON.parse(row.payload) as GrantPayload;
+        const resources = grant.resources ?? {};
+        const scopes = [...new Set(Object.values(resources).flatMap((scope) => scope.split(' ')))].filter(
+          (scope): scope is OAuthGrant['scopes'][number] => scope === 'service:read' || scope === 'service:write',
+        );
+        return {
+          id: grant.jti,
+          clientId: grant.clientId,
+          clientName: await clientNameOf(ctx, grant.clientId),
+          scopes: scopes.sort(),
+          resources: Object.keys(resources).sort(),
+          createdAt: row.created_at,
+          expiresAt: row.expires_at,
+        };
+      }),
+  );
+}
+
+/** Ends one of the person's grants: the grant and every code and token issued under it. */
+export async function revokeGrant(ctx: DomainContext, actor: Actor, grantId: string): Promise<void> {
+  const row = await ctx.store.q.oauth.find('Grant', secretDigest(grantId));
+  if (!row || (JSON.parse(row.payload) as GrantPayload).accountId !== actor.userId) throw notFound(`grant ${grantId}`);
+  await ctx.store.transaction(async (tx) => {
+    await tx.oauth.destroyByGrant(grantId);
+    await tx.oauth.destroy('Grant', secretDigest(grantId));
+  });
 }

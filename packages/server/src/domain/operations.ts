@@ -1,5 +1,6 @@
 import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
 import { listProjectMembers } from './members.js';
+import { listGrants, revokeGrant } from './oauth-grants.js';
 import { defineOperation, RawJson, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
@@ -24,6 +25,11 @@ function writeResult<T extends PlanWriteResult>({ plan: _plan, ...result }: T): 
  */
 export const operations = {
   getMe: defineOperation(routes.getMe, async (ctx, actor) => ({ user: await getCurrentUser(ctx, actor) })),
+  listOAuthGrants: defineOperation(routes.listOAuthGrants, async (ctx, actor) => ({ grants: await listGrants(ctx, actor) })),
+  revokeOAuthGrant: defineOperation(routes.revokeOAuthGrant, async (ctx, actor, { params }) => {
+    await revokeGrant(ctx, actor, params.grantId);
+    return { id: params.grantId, revoked: true as const };
+  }),
   listWorkspaces: defineOperation(routes.listWorkspaces, async (ctx, actor) => ({ workspaces: await listWorkspaces(ctx, actor) })),
 
   listProjects: defineOperation(routes.listProjects, async (ctx, actor, { query }) => ({

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitIdentity, type Actor, type DomainContext } from '../domain/context.js';
 import { authenticateBearer } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
+import { authenticateSession } from '../domain/oauth-grants.js';
 import type { SlidingWindowLimiter } from './sliding-window-limiter.js';
 
 declare module 'fastify' {
@@ -25,6 +26,20 @@ export async function authenticate(ctx: DomainContext, request: FastifyRequest):
   if (!actor) {
     throw new AppError('unauthorized', 'a valid API key or OAuth access token is required: Authorization: Bearer …');
   }
+  request.actor = actor;
+  return actor;
+}
+
+const sessionCookie = /(?:^|;\s*)_session=([^;\s]+)/;
+
+/**
+ * The person signed in in this browser (the sign-in page's session cookie), for what only
+ * the person may do; API keys and OAuth tokens are not accepted here. 401 otherwise.
+ */
+export async function authenticatePerson(ctx: DomainContext, request: FastifyRequest): Promise<Actor> {
+  const sessionId = sessionCookie.exec(request.headers.cookie ?? '')?.[1];
+  const actor = sessionId ? await authenticateSession(ctx, decodeURIComponent(sessionId)) : null;
+  if (!actor) throw new AppError('unauthorized', 'only the signed-in person can do this: sign in in the browser (API keys and OAuth tokens cannot)');
   request.actor = actor;
   return actor;
 }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
-import { authenticate, enforceRateLimit, type RateLimiters } from './auth.js';
+import { authenticate, authenticatePerson, enforceRateLimit, type RateLimiters } from './auth.js';
 
 export interface RouteDeps {
   ctx: DomainContext;
@@ -23,7 +23,7 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
       method: def.method,
       url: def.path.replace(/\{(\w+)\}/g, ':$1'),
       onRequest: async (request, reply) => {
-        const actor = await authenticate(deps.ctx, request);
+        const actor = def.credentials === 'session' ? await authenticatePerson(deps.ctx, request) : await authenticate(deps.ctx, request);
         enforceRateLimit(deps.limiters, actor, request, reply);
         requireScope(actor, def.scope);
       },

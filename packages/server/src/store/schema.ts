@@ -87,8 +87,8 @@ export interface ApiKeysTable {
 /** One row per authenticated call, whatever the credential (API key or OAuth grant). */
 export interface AuditLogTable {
   id: string;
-  credential_kind: 'api_key' | 'oauth';
-  /** The API key's id, or the OAuth grant's. */
+  credential_kind: 'api_key' | 'oauth' | 'session';
+  /** The API key's id, the OAuth grant's, or the sign-in session's uid. */
   credential_id: string;
   /** The OAuth client acting, for OAuth calls. */
   client_id: string | null;

@@ -41,9 +41,9 @@ afterAll(async () => {
 async function authorize(params: Record<string, string> = {}, options: { client?: oauth.Client; auth?: oauth.ClientAuth } = {}) {
   const client = options.client ?? (await register(as));
   const request = await authorizationRequest(as, client, { scope: 'service:read service:write', resource: api, ...params });
-  const { callback, consentText } = await signInAndConsent(browser, request.url, alice);
+  const { callback, consentText, cookie } = await signInAndConsent(browser, request.url, alice);
   const tokens = await exchangeCode(as, client, request, callback, options.auth);
-  return { client, tokens, consentText, callback };
+  return { client, tokens, consentText, callback, cookie };
 }
 
 function call(token: string, method: string, path: string, body?: unknown) {
@@ -196,6 +196,47 @@ describe('apps and people', () => {
     const after = await call(tokens.access_token, 'GET', `/api/projects/${projectId}`);
     expect(after.status).toBe(404);
     expect((await call(aliceKey, 'GET', `/api/projects/${projectId}`)).status).toBe(404);
+  }, 60_000);
+});
+
+describe('the person manages the apps they allowed', () => {
+  test('GET /api/auth/grants lists them for the signed-in person; DELETE disconnects one at once; keys and tokens cannot do either', async () => {
+    const { client, tokens, cookie } = await authorize({ scope: 'service:read' });
+    const listed = await server.request<{ grants: { id: string; clientId: string; clientName: string; scopes: string[]; resources: string[] }[] }>('GET', '/api/auth/grants', {
+      headers: { cookie },
+    });
+    expect(listed.status).toBe(200);
+    const grant = listed.body.grants.find((each) => each.clientId === client.client_id);
+    expect(grant).toMatchObject({ clientName: 'Example Planner', scopes: ['service:read'], resources: [api] });
+
+    for (const credential of [aliceKey, tokens.access_token]) {
+      expect((await server.request('GET', '/api/auth/grants', { key: credential })).status).toBe(401);
+      expect((await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { key: credential })).status).toBe(401);
+    }
+    expect((await call(tokens.access_token, 'GET', '/api/auth/me')).status).toBe(200);
+
+    const revoked = await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { headers: { cookie } });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({ id: grant?.id, revoked: true });
+    expect((await call(tokens.access_token, 'GET', '/api/auth/me')).status).toBe(401);
+    expect(await oauthError(await refresh(client, tokens.refresh_token as string))).toBe('invalid_grant');
+    const after = await server.request<{ grants: { id: string }[] }>('GET', '/api/auth/grants', { headers: { cookie } });
+    expect(after.body.grants.map((each) => each.id)).not.toContain(grant?.id);
+    expect((await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { headers: { cookie } })).status).toBe(404);
+  }, 60_000);
+
+  test("one person cannot see or revoke another's grants (404)", async () => {
+    const { client } = await authorize({ scope: 'service:read' });
+    const grants = await server.store.q.oauth.listByAccount('Grant', aliceId);
+    const grantId = grants.map((row) => JSON.parse(row.payload) as { jti: string; clientId: string }).find((grant) => grant.clientId === client.client_id)?.jti;
+    const carol = { email: 'carol@example.com', password: 'another good password' };
+    expect((await server.cli('user', 'create', '--email', carol.email, '--password', carol.password)).code).toBe(0);
+    const theirs = await authorizationRequest(as, await register(as), { scope: 'service:read', resource: api });
+    const { cookie } = await signInAndConsent(browser, theirs.url, carol);
+    const listed = await server.request<{ grants: { id: string }[] }>('GET', '/api/auth/grants', { headers: { cookie } });
+    expect(listed.body.grants.map((grant) => grant.id)).not.toContain(grantId);
+    expect(listed.body.grants).toHaveLength(1);
+    expect((await server.request('DELETE', `/api/auth/grants/${grantId}`, { headers: { cookie } })).status).toBe(404);
   }, 60_000);
 });
 

@@ -57,14 +57,15 @@ export async function authorizationRequest(as: oauth.AuthorizationServer, client
 
 /**
  * A person in the browser: opens the authorization URL, signs in, reads the consent page
- * and allows (or denies); returns the URL the browser was sent back to and the consent text.
+ * and allows (or denies); returns the URL the browser was sent back to, the consent text
+ * and the browser's cookies for the server (its sign-in session).
  */
 export async function signInAndConsent(
   browser: Browser,
   url: URL,
   person: { email: string; password: string },
   answer: 'Allow' | 'Deny' = 'Allow',
-): Promise<{ callback: URL; consentText: string }> {
+): Promise<{ callback: URL; consentText: string; cookie: string }> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -81,7 +82,8 @@ export async function signInAndConsent(
     const consentText = await page.innerText('main');
     await page.click(`button:text("${answer}")`);
     await expect.poll(() => callback, { timeout: 10_000 }).toBeDefined();
-    return { callback: callback as URL, consentText };
+    const cookies = await context.cookies(url.origin);
+    return { callback: callback as URL, consentText, cookie: cookies.map(({ name, value }) => `${name}=${value}`).join('; ') };
   } finally {
     await context.close();
   }
