@@ -149,7 +149,16 @@ function envelope<Type extends DeliveredEventType, Data extends z.ZodObject>(typ
     createdAt: DateTime.describe('When it happened; order events by it (delivery is unordered). The events of one write are a millisecond apart, in the order things happened.'),
     workspaceId: Uuid,
     projectId: Uuid.describe('The project concerned; the nil UUID when none is (the ping of a workspace-wide webhook).'),
-    actor: z.object({ id: Uuid, name: z.string() }).describe('Who made the change (for `webhook.ping`: who asked for it).'),
+    actor: z
+      .object({
+        id: Uuid,
+        name: z.string(),
+        client: z
+          .object({ id: z.string(), name: z.string() })
+          .nullable()
+          .describe('The OAuth app that acted for the person (through the API or the MCP server), or null when the person acted with their own key or in the web app.'),
+      })
+      .describe('Who made the change (for `webhook.ping`: who asked for it).'),
     data,
   });
 }

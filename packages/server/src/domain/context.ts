@@ -50,6 +50,11 @@ export interface Actor {
   credential: Credential;
 }
 
+/** The OAuth app acting for the person, named in the events of its writes; null when the person acts directly. */
+export function actingClient(actor: Partial<Pick<Actor, 'credential'>>): { id: string; name: string } | null {
+  return actor.credential?.kind === 'oauth' ? { id: actor.credential.clientId, name: actor.credential.clientName } : null;
+}
+
 /** The key an actor's requests are counted under: per credential, never shared between two. */
 export function rateLimitIdentity(actor: Actor): string {
   return `${actor.credential.kind}:${actor.credential.id}`;

@@ -10,6 +10,8 @@ describe('presentEvent', () => {
       project_id: 'p1',
       actor_id: 'u1',
       actor_name: 'Ada',
+      actor_client_id: null,
+      actor_client_name: null,
       data: '{"task":{"id":"t1"}}',
       created_at: '2026-03-02T08:00:00.000Z',
       dispatched: 0,
@@ -21,8 +23,13 @@ describe('presentEvent', () => {
       createdAt: '2026-03-02T08:00:00.000Z',
       workspaceId: 'w1',
       projectId: 'p1',
-      actor: { id: 'u1', name: 'Ada' },
+      actor: { id: 'u1', name: 'Ada', client: null },
       data: { task: { id: 't1' } },
     });
+  });
+
+  it('names the OAuth app that acted for the person', () => {
+    const row = { id: 'e2', type: 'task.completed', workspace_id: 'w1', project_id: 'p1', actor_id: 'u1', actor_name: 'Ada', data: '{}', created_at: '2026-03-02T08:00:00.000Z', dispatched: 0 as const };
+    expect(presentEvent({ ...row, actor_client_id: 'c1', actor_client_name: 'Planner' }).actor).toEqual({ id: 'u1', name: 'Ada', client: { id: 'c1', name: 'Planner' } });
   });
 });

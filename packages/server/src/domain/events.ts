@@ -12,7 +12,11 @@ export function presentEvent(row: EventRow): EventEnvelope {
     createdAt: row.created_at,
     workspaceId: row.workspace_id,
     projectId: row.project_id,
-    actor: { id: row.actor_id, name: row.actor_name },
+    actor: {
+      id: row.actor_id,
+      name: row.actor_name,
+      client: row.actor_client_id === null ? null : { id: row.actor_client_id, name: row.actor_client_name ?? row.actor_client_id },
+    },
     data: JSON.parse(row.data) as EventEnvelope['data'],
   } as EventEnvelope;
 }

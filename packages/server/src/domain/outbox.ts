@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EventData, EventType } from '@gantry/contract';
 import type { Queries } from '../store/store.js';
-import type { Actor } from './context.js';
+import { actingClient, type Actor } from './context.js';
 
 /**
  * An event of a change, as emitters hand it to {@link appendEvents}: one of the contract's
@@ -20,9 +20,10 @@ export type DomainEvent = {
  * written (a large write stamps a little ahead of the clock; the next write, which waits
  * for its project's lock, follows on).
  */
-export async function appendEvents(tx: Queries, actor: Pick<Actor, 'userId' | 'name'>, at: string, events: DomainEvent[]): Promise<void> {
+export async function appendEvents(tx: Queries, actor: Pick<Actor, 'userId' | 'name'> & Partial<Pick<Actor, 'credential'>>, at: string, events: DomainEvent[]): Promise<void> {
   if (events.length === 0) return;
   const latest = await tx.events.latestCreatedAt();
+  const client = actingClient(actor);
   const start = Math.max(Date.parse(at), latest === null ? -Infinity : Date.parse(latest) + 1);
   await tx.events.insert(
     events.map((event, index) => ({
@@ -32,6 +33,8 @@ export async function appendEvents(tx: Queries, actor: Pick<Actor, 'userId' | 'n
       project_id: event.projectId,
       actor_id: actor.userId,
       actor_name: actor.name,
+      actor_client_id: client?.id ?? null,
+      actor_client_name: client?.name ?? null,
       data: JSON.stringify(event.data),
       created_at: new Date(start + index).toISOString(),
       dispatched: 0,

@@ -133,6 +133,9 @@ export interface EventsTable {
   project_id: string | null;
   actor_id: string | null;
   actor_name: string;
+  /** The OAuth app that acted for the person, if one did. */
+  actor_client_id: string | null;
+  actor_client_name: string | null;
   data: string;
   created_at: string;
   /** 1 once the dispatcher has fanned the event out to the matching webhooks. */

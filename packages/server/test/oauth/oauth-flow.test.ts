@@ -10,6 +10,7 @@ import {
   register,
   signInAndConsent,
 } from '../support/oauth-client.js';
+import { presentEvent } from '../../src/domain/events.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -121,6 +122,10 @@ describe('the authorization code flow, end to end', () => {
       `POST /api/projects 201 ${client.client_id}`,
       `DELETE /api/projects/${projectId} 403 ${client.client_id}`,
     ]);
+
+    // The change's event names the person and the app that acted for them.
+    const [createdEvent] = await server.store.q.events.listForProject(projectId);
+    expect(createdEvent && presentEvent(createdEvent)).toMatchObject({ type: 'project.created', actor: { id: aliceId, name: 'Alice', client: { id: client.client_id, name: 'Example Planner' } } });
 
     const rotated = await oauth.processRefreshTokenResponse(as, client, await refresh(client, tokens.refresh_token as string));
     expect(rotated.refresh_token).toBeTruthy();

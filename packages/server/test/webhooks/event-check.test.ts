@@ -12,7 +12,7 @@ const ping = {
   createdAt: '2026-03-02T08:00:00.000Z',
   workspaceId: randomUUID(),
   projectId: randomUUID(),
-  actor: { id: randomUUID(), name: 'Ada' },
+  actor: { id: randomUUID(), name: 'Ada', client: null },
   data: { message: 'Hello', webhook: { id: randomUUID(), name: null, events: ['task.created'] } },
 };
 

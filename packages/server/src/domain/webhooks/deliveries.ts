@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { API_VERSION, PING_EVENT, type Delivery, type EventEnvelope, type EventEnvelopeOf } from '@gantry/contract';
 import type { AttemptRow, DeliveryRow, Queries, WebhookRow } from '../../store/store.js';
-import { nowIso, type Actor, type DomainContext } from '../context.js';
+import { actingClient, nowIso, type Actor, type DomainContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
 import { invalid, notFound } from '../errors.js';
 import { presentEvent } from '../events.js';
@@ -274,7 +274,7 @@ export async function pingWebhook(ctx: DomainContext, actor: Actor, webhookId: s
     workspaceId: webhook.workspace_id,
     // The envelope's projectId is a UUID: a workspace-wide webhook's ping concerns no project.
     projectId: webhook.project_id ?? NO_PROJECT_ID,
-    actor: { id: actor.userId, name: actor.name },
+    actor: { id: actor.userId, name: actor.name, client: actingClient(actor) },
     data: { message: 'Hello from Gantry: this webhook is set up and its signature can be verified.', webhook: { id, name, events } },
   };
   return queueDelivery(ctx, webhook, eventId, PING_EVENT, webhook.project_id, JSON.stringify(envelope));

@@ -2,7 +2,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * The OAuth authorization server's artifacts and the instance's generated secrets; the
- * audit log names the credential of any kind (API key or OAuth grant) and the OAuth client.
+ * audit log names the credential of any kind (API key, OAuth grant, session) and the
+ * OAuth client; events name the OAuth client that acted.
  */
 export const oauth: Migration = {
   async up(db: Kysely<unknown>) {
@@ -48,6 +49,8 @@ export const oauth: Migration = {
     await sql`insert into audit_log (id, credential_kind, credential_id, client_id, user_id, method, path, status, request_id, duration_ms, created_at)
       select id, 'api_key', api_key_id, null, user_id, method, path, status, request_id, duration_ms, created_at from api_audit_log`.execute(db);
     await db.schema.dropTable('api_audit_log').execute();
+    await db.schema.alterTable('events').addColumn('actor_client_id', 'text').execute();
+    await db.schema.alterTable('events').addColumn('actor_client_name', 'text').execute();
     await db.schema.createIndex('audit_log_credential_time').on('audit_log').columns(['credential_id', 'created_at']).execute();
   },
 };
