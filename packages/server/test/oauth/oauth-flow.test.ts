@@ -315,5 +315,11 @@ describe('refused, each with the RFC error', () => {
     expect((await call(tokens.access_token, 'GET', '/api/auth/me')).status).toBe(200);
     server.clock.advance(10 * 60 * 1000 + 1000);
     expect((await call(tokens.access_token, 'GET', '/api/auth/me')).status).toBe(401);
+    // The hourly purge drops what expired (the access tokens), and keeps what still lives (grants).
+    const grants = (await server.store.q.oauth.listByModel('Grant')).length;
+    expect((await server.store.q.oauth.listByModel('AccessToken')).length).toBeGreaterThan(0);
+    await server.store.q.oauth.purgeExpired(server.clock.now().toISOString());
+    expect(await server.store.q.oauth.listByModel('AccessToken')).toEqual([]);
+    expect((await server.store.q.oauth.listByModel('Grant')).length).toBe(grants);
   }, 60_000);
 });
