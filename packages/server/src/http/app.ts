@@ -159,7 +159,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
   app.addHook('onClose', async () => audit.close());
 
-  installErrorHandler(app, limits.requestBodyMaxBytes);
+  installErrorHandler(app, limits.requestBodyMaxBytes, deps.config.baseUrl);
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method === 'DELETE' && destructivePath.test(request.url.split('?')[0] ?? '')) {
       // Refused, but an authenticated write all the same: it counts against the write budget.

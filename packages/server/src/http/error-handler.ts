@@ -26,7 +26,9 @@ export function errorBody(error: AppError): { error: string; message: string; de
  * AppError or a known client error is a bug: logged with the request id, answered as
  * `server_error` without its message.
  */
-export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number): void {
+export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number, baseUrl: string): void {
+  // RFC 9728 §5.1: a 401 names where an OAuth client learns how to get a token for the API.
+  const challenge = `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/api", scope="service:read service:write"`;
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let appError = error instanceof AppError ? error : fromFastify(error);
     if (appError?.code === 'payload_too_large') {
@@ -37,6 +39,7 @@ export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number
       return reply.code(errorCatalogue.server_error.status).send({ error: 'server_error', message: 'internal error; retry with exponential backoff' });
     }
     if (appError.status >= 500) request.log.error({ err: error }, appError.message);
+    if (appError.code === 'unauthorized') reply.header('www-authenticate', challenge);
     return reply.code(appError.status).send(errorBody(appError));
   });
 }

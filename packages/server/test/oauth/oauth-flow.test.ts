@@ -288,6 +288,11 @@ describe('refused, each with the RFC error', () => {
     const refused = await call(tokens.access_token, 'GET', '/api/auth/me');
     expect(refused.status).toBe(401);
     expect(refused.body).toMatchObject({ error: 'unauthorized' });
+    // The 401 tells an OAuth client where to learn how to get the right token (RFC 9728).
+    const challenge = refused.headers.get('www-authenticate') ?? '';
+    expect(challenge).toMatch(/^Bearer /);
+    const metadataUrl = /resource_metadata="([^"]+)"/.exec(challenge)?.[1] as string;
+    expect(((await (await fetch(metadataUrl)).json()) as { resource: string }).resource).toBe(api);
 
     const client = await register(as);
     const request = await authorizationRequest(as, client, { scope: 'service:read', resource: 'https://elsewhere.example/api' });
