@@ -16,7 +16,7 @@ import { errorBody, installErrorHandler } from './error-handler.js';
 import { bindOperations, type RouteDeps } from './bind-operations.js';
 import { jsonTextProblem } from './json-text-bounds.js';
 import { systemRoutes } from './routes/system.js';
-import { SlidingWindowLimiter } from './sliding-window-limiter.js';
+import { SlidingWindowLimiter } from '../sliding-window-limiter.js';
 
 export interface AppDeps {
   config: Config;

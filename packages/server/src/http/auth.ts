@@ -3,7 +3,7 @@ import { rateLimitIdentity, type Actor, type DomainContext } from '../domain/con
 import { authenticateBearer } from '../domain/credentials.js';
 import { AppError } from '../domain/errors.js';
 import { authenticateSession } from '../domain/oauth-grants.js';
-import type { SlidingWindowLimiter } from './sliding-window-limiter.js';
+import type { SlidingWindowLimiter } from '../sliding-window-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

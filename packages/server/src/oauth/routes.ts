@@ -3,7 +3,8 @@ import type Provider from 'oidc-provider';
 import { errors, type Interaction } from 'oidc-provider';
 import type { DomainContext } from '../domain/context.js';
 import { protectedResources } from '../domain/oauth-grants.js';
-import { displayName, verifySignIn } from '../domain/users.js';
+import { displayName, normalizeEmail, verifySignIn } from '../domain/users.js';
+import { SlidingWindowLimiter } from '../sliding-window-limiter.js';
 import { consentPage, problemPage, signInPage } from './pages.js';
 import { createOAuthProvider, oauthPaths, oauthScopes } from './provider.js';
 
@@ -104,8 +105,16 @@ interface SignInForm {
   password?: string;
 }
 
+/** Sign-in attempts: per e-mail address (guessing one person's password) and per client address (trying many). */
+const signInWindowMs = 15 * 60 * 1000;
+const signInsPerEmail = 10;
+const signInsPerAddress = 50;
+
 /** The sign-in and consent steps oidc-provider hands over to us (`interactions.url`). */
 async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, provider: Provider): Promise<void> {
+  const byEmail = new SlidingWindowLimiter(signInsPerEmail, signInWindowMs, ctx.clock);
+  const byAddress = new SlidingWindowLimiter(signInsPerAddress, signInWindowMs, ctx.clock);
+
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -130,9 +139,16 @@ async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, pro
     return { name, origin: fromUrl ? `Identified by its metadata document at ${String(clientId)}` : `Registered itself with this server as ${String(clientId)}` };
   }
 
+  /** Hands the step's result back to oidc-provider, which answers with the redirect itself. */
   async function finish(reply: FastifyReply, request: FastifyRequest, result: Parameters<Provider['interactionFinished']>[2], merge: boolean): Promise<void> {
     reply.hijack();
-    await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    try {
+      await provider.interactionFinished(request.raw, reply.raw, result, { mergeWithLastSubmission: merge });
+    } catch (error) {
+      // The interaction ended meanwhile (expired, or finished in another tab).
+      request.log.warn({ err: error }, 'could not finish the OAuth interaction');
+      if (!reply.raw.headersSent) reply.raw.writeHead(400, pageHeaders).end(problemPage('This sign-in has expired or was already answered.'));
+    }
   }
 
   const base = `${oauthPaths.interaction}/:uid`;
@@ -166,15 +182,16 @@ async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, pro
     const interaction = await details(request, reply);
     if (!interaction) return reply;
     const { email = '', password = '' } = request.body ?? {};
-    const user = email && password ? await verifySignIn(ctx, email, password) : null;
-    if (!user) {
-      const client = await clientName(interaction.params.client_id);
-      return sendPage(
-        reply,
-        401,
-        signInPage({ action: `${oauthPaths.interaction}/${encodeURIComponent(interaction.uid)}/login`, clientName: client.name, email, error: 'The e-mail or the password is not right.' }),
-      );
+    const page = async (status: number, error: string) =>
+      sendPage(reply, status, signInPage({ action: `${oauthPaths.interaction}/${encodeURIComponent(interaction.uid)}/login`, clientName: (await clientName(interaction.params.client_id)).name, email, error }));
+    // Each check costs a deliberately slow password hash: counted before it is computed.
+    const spent = [byAddress.take(request.ip), byEmail.take(normalizeEmail(email))].find((decision) => !decision.allowed);
+    if (spent) {
+      reply.header('retry-after', Math.ceil(spent.retryAfterMs / 1000));
+      return page(429, `Too many sign-in attempts. Try again in ${Math.ceil(spent.retryAfterMs / 60_000)} minutes.`);
     }
+    const user = email && password ? await verifySignIn(ctx, email, password) : null;
+    if (!user) return page(401, 'The e-mail or the password is not right.');
     await finish(reply, request, { login: { accountId: user.id } }, false);
   });
 

@@ -179,6 +179,27 @@ describe('apps and people', () => {
     await context.close();
   }, 60_000);
 
+  test('sign-in attempts are limited per e-mail address: the 11th within 15 minutes is refused (429) before any password is checked', async () => {
+    const client = await register(as);
+    const request = await authorizationRequest(as, client, { scope: 'service:read', resource: api });
+    const started = await fetch(request.url, { redirect: 'manual' });
+    const interaction = started.headers.get('location') as string;
+    const cookie = started.headers.getSetCookie().map((each) => each.split(';')[0]).join('; ');
+    const attempt = (password: string) =>
+      fetch(new URL(`${interaction}/login`, server.url), {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ email: 'Dave@Example.com', password }),
+        redirect: 'manual',
+      });
+    expect((await server.cli('user', 'create', '--email', 'dave@example.com', '--password', 'daves real password')).code).toBe(0);
+    for (let i = 0; i < 10; i += 1) expect((await attempt(`guess ${i}`)).status).toBe(401);
+    const refused = await attempt('daves real password');
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.text()).toContain('Too many sign-in attempts');
+  }, 60_000);
+
   test('a read grant reads but cannot write (403 forbidden, insufficient_scope)', async () => {
     const { tokens } = await authorize({ scope: 'service:read' });
     expect(tokens.scope).toBe('service:read');
