@@ -131,6 +131,9 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
   };
 
   const provider = new Provider(baseUrl, configuration);
+  // An https BASE_URL in front of a plain-HTTP server means a TLS-terminating proxy: trust its
+  // X-Forwarded-Proto, so the sign-in cookies are marked Secure.
+  provider.proxy = new URL(baseUrl).protocol === 'https:';
   // Client secrets are stored as digests (adapter.ts); compare the presented one the same way.
   provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
     return Promise.resolve(this.clientSecret !== undefined && sameDigest(this.clientSecret, clientSecretDigest(actual)));
