@@ -32,4 +32,17 @@ describe('SlidingWindowLimiter', () => {
     clock.advance(1_000);
     expect(limiter.take('a').allowed).toBe(true);
   });
+
+  it('tells how long a spent key must wait, without taking', () => {
+    const clock = manualClock();
+    const limiter = new SlidingWindowLimiter(2, 1_000, clock);
+    expect(limiter.waitMs('k')).toBe(0);
+    limiter.take('k');
+    clock.advance(300);
+    limiter.take('k');
+    expect(limiter.waitMs('k')).toBe(700);
+    expect(limiter.waitMs('k')).toBe(700); // asking does not count
+    clock.advance(700);
+    expect(limiter.waitMs('k')).toBe(0);
+  });
 });

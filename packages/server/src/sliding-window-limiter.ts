@@ -46,6 +46,14 @@ export class SlidingWindowLimiter {
     return { allowed: true, limit: this.limit, remaining, retryAfterMs: 0 };
   }
 
+  /** Milliseconds until `key` may take again without taking now (0: it may); for counting only failures. */
+  waitMs(key: string): number {
+    const ring = this.rings.get(key);
+    if (!ring || ring.stamps.length < this.limit) return 0;
+    const oldest = ring.stamps[ring.next] as number;
+    return Math.max(0, oldest + this.windowMs - this.clock.now().getTime());
+  }
+
   /** Forgets keys idle for a whole window, so memory follows the active keys. */
   private sweep(now: number): void {
     if (now - this.lastSweep < this.windowMs) return;

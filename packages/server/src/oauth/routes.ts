@@ -105,14 +105,17 @@ interface SignInForm {
   password?: string;
 }
 
-/** Sign-in attempts: per e-mail address (guessing one person's password) and per client address (trying many). */
+/**
+ * Sign-in attempts: failed ones per e-mail address (guessing one person's password), and
+ * all per client address (trying many), each refused before the slow password hash.
+ */
 const signInWindowMs = 15 * 60 * 1000;
-const signInsPerEmail = 10;
+const failedSignInsPerEmail = 10;
 const signInsPerAddress = 50;
 
 /** The sign-in and consent steps oidc-provider hands over to us (`interactions.url`). */
 async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, provider: Provider): Promise<void> {
-  const byEmail = new SlidingWindowLimiter(signInsPerEmail, signInWindowMs, ctx.clock);
+  const failuresByEmail = new SlidingWindowLimiter(failedSignInsPerEmail, signInWindowMs, ctx.clock);
   const byAddress = new SlidingWindowLimiter(signInsPerAddress, signInWindowMs, ctx.clock);
 
   scope.removeAllContentTypeParsers();
@@ -184,14 +187,17 @@ async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, pro
     const { email = '', password = '' } = request.body ?? {};
     const page = async (status: number, error: string) =>
       sendPage(reply, status, signInPage({ action: `${oauthPaths.interaction}/${encodeURIComponent(interaction.uid)}/login`, clientName: (await clientName(interaction.params.client_id)).name, email, error }));
-    // Each check costs a deliberately slow password hash: counted before it is computed.
-    const spent = [byAddress.take(request.ip), byEmail.take(normalizeEmail(email))].find((decision) => !decision.allowed);
-    if (spent) {
-      reply.header('retry-after', Math.ceil(spent.retryAfterMs / 1000));
-      return page(429, `Too many sign-in attempts. Try again in ${Math.ceil(spent.retryAfterMs / 60_000)} minutes.`);
+    const account = normalizeEmail(email);
+    const waitMs = Math.max(failuresByEmail.waitMs(account), byAddress.take(request.ip).retryAfterMs);
+    if (waitMs > 0) {
+      reply.header('retry-after', Math.ceil(waitMs / 1000));
+      return page(429, `Too many sign-in attempts. Try again in ${Math.ceil(waitMs / 60_000)} minutes.`);
     }
     const user = email && password ? await verifySignIn(ctx, email, password) : null;
-    if (!user) return page(401, 'The e-mail or the password is not right.');
+    if (!user) {
+      failuresByEmail.take(account);
+      return page(401, 'The e-mail or the password is not right.');
+    }
     await finish(reply, request, { login: { accountId: user.id } }, false);
   });
 

@@ -179,7 +179,7 @@ describe('apps and people', () => {
     await context.close();
   }, 60_000);
 
-  test('sign-in attempts are limited per e-mail address: the 11th within 15 minutes is refused (429) before any password is checked', async () => {
+  test('failed sign-ins are limited per e-mail address: after 10 within 15 minutes, even the right password is refused (429) before any is checked', async () => {
     const client = await register(as);
     const request = await authorizationRequest(as, client, { scope: 'service:read', resource: api });
     const started = await fetch(request.url, { redirect: 'manual' });
