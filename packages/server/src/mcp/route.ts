@@ -70,7 +70,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: DomainContext, http: 
       reply.raw.on('close', () => closed.abort());
       const response = await handler.fetch(webRequest(request, ctx.baseUrl, closed.signal), { authInfo, parsedBody: request.body ?? undefined });
       reply.code(response.status);
-      response.headers.forEach((value, name) => void reply.header(name, value));
+      response.headers.forEach((value, name) => void (framing.has(name) ? undefined : reply.header(name, value)));
       if (!response.body) return reply.send();
       if (response.headers.get('content-type')?.startsWith('text/event-stream')) return reply.send(Readable.fromWeb(response.body as WebReadableStream));
       return reply.send(Buffer.from(await response.arrayBuffer()));
@@ -94,7 +94,7 @@ function requestId(body: unknown): string | number | null {
   return typeof id === 'string' || typeof id === 'number' ? id : null;
 }
 
-/** Headers about the HTTP message the app already read, not about the request. */
+/** Headers about one HTTP message and its connection, which Node sets itself: not passed between the app and the SDK. */
 const framing = new Set(['content-length', 'transfer-encoding', 'connection', 'keep-alive', 'upgrade']);
 
 /** The request as the SDK's web-standard face takes it; the body, already parsed by the app, is passed beside it. */

@@ -87,16 +87,24 @@ function listed<T>(items: readonly T[], show: (item: T) => string, max = 10): st
   return items.length > max ? `${shown} and ${items.length - max} more` : shown;
 }
 
+/** `no tasks`, `1 task`, `3 tasks`. */
+const plural = (count: number, noun: string) => `${count === 0 ? 'no' : count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** How many, then which: `no tasks`, `1 task: a`, `3 tasks: a, b, c`. */
+function counted<T>(items: readonly T[], noun: string, show: (item: T) => string, max = 10): string {
+  return items.length === 0 ? plural(0, noun) : `${plural(items.length, noun)}: ${listed(items, show, max)}`;
+}
+
 const day = (at: string | null) => (at ? at.slice(0, 10) : '—');
 type Of<T extends z.ZodType> = z.infer<T>;
 
 function writeSummary(answer: Answer, saved: boolean): string {
   const result = answer as Of<typeof WriteResult>;
-  const moved = result.tasks.length === 0 ? 'no task' : `${result.tasks.length} task${result.tasks.length === 1 ? '' : 's'} (${listed(result.tasks, (t) => `${t.key} ${day(t.startAt)}→${day(t.finishAt)}`)})`;
-  const conflicts = result.conflicts.length > 0 ? `; ${result.conflicts.length} scheduling conflict(s): ${listed(result.conflicts, (c) => c.message, 3)}` : '';
+  const moved = counted(result.tasks, 'task', (t) => `${t.key} ${day(t.startAt)}→${day(t.finishAt)}`);
+  const conflicts = result.conflicts.length > 0 ? `; ${counted(result.conflicts, 'scheduling conflict', (c) => c.message, 3)}` : '';
   return saved
-    ? `Saved. Changed or moved ${moved}; the project now finishes ${day(result.projectFinishAt)}${conflicts}.`
-    : `Dry run, nothing saved. Would change or move ${moved}; the project would finish ${day(result.projectFinishAt)}${conflicts}.`;
+    ? `Saved. Created, changed or moved ${moved}; the project now finishes ${day(result.projectFinishAt)}${conflicts}.`
+    : `Dry run, nothing saved. Would create, change or move ${moved}; the project would finish ${day(result.projectFinishAt)}${conflicts}.`;
 }
 
 const projectArgs = z.object({ projectId: Uuid.describe('The project (ids from list_projects).') });
@@ -122,7 +130,7 @@ export const tools = {
     annotations: read,
     summary: (answer) => {
       const { workspaces } = answer as Of<typeof WorkspaceList>;
-      return `${workspaces.length} workspace(s): ${listed(workspaces, (w) => `${w.name} (${w.role})`)}.`;
+      return `${counted(workspaces, 'workspace', (w) => `${w.name} (${w.role})`)}.`;
     },
   },
   list_projects: {
@@ -133,7 +141,7 @@ export const tools = {
     annotations: read,
     summary: (answer) => {
       const { projects } = answer as Of<typeof ProjectList>;
-      return `${projects.length} project(s): ${listed(projects, (p) => `${p.key} "${p.name}" (id ${p.id}, ${p.taskCount} tasks, finishes ${day(p.finishAt)})`)}.`;
+      return `${counted(projects, 'project', (p) => `${p.key} "${p.name}" (id ${p.id}, ${p.taskCount} tasks, finishes ${day(p.finishAt)})`)}.`;
     },
   },
   get_plan: {
@@ -148,7 +156,7 @@ export const tools = {
       const critical = tasks.filter((t) => t.isCritical && t.finishAt !== null).sort((a, b) => (a.startAt ?? '').localeCompare(b.startAt ?? ''));
       const finish = tasks.reduce<string | null>((last, t) => (t.finishAt && (!last || t.finishAt > last) ? t.finishAt : last), null);
       const path = critical.length > 0 ? listed(critical, (t) => `${t.key} ${t.name}`, 15) : 'none';
-      return `${project.key} "${project.name}": ${tasks.length} task(s), ${dependencies.length} dependencies, from ${project.startDate} to ${day(finish)}. Critical path: ${path}.`;
+      return `${project.key} "${project.name}": ${plural(tasks.length, 'task')}, ${plural(dependencies.length, 'dependency').replace(/ys$/, 'ies')}, from ${project.startDate} to ${day(finish)}. Critical path: ${path}.`;
     },
   },
   search_tasks: {
@@ -161,7 +169,7 @@ export const tools = {
     summary: (answer) => {
       const { tasks, nextCursor } = answer as Of<typeof TaskList>;
       const more = nextCursor ? ` More: call again with cursor "${nextCursor}".` : '';
-      return `${tasks.length} task(s): ${listed(tasks, (t) => `${t.key} "${t.name}" (id ${t.id}, ${day(t.startAt)}→${day(t.finishAt)})`)}.${more}`;
+      return `${counted(tasks, 'task', (t) => `${t.key} "${t.name}" (id ${t.id}, ${day(t.startAt)}→${day(t.finishAt)})`)}.${more}`;
     },
   },
   get_task: {
@@ -175,7 +183,7 @@ export const tools = {
     summary: (answer) => {
       const { task, comments } = answer as Of<typeof TaskResponse> & Of<typeof CommentList>;
       const float = task.totalFloatMin === null ? '' : `, float ${task.totalFloatMin} min${task.isCritical ? ' (critical)' : ''}`;
-      return `${task.key} "${task.name}": ${day(task.startAt)}→${day(task.finishAt)}, ${task.progressPct}% done${float}; ${comments.length} comment(s).`;
+      return `${task.key} "${task.name}": ${day(task.startAt)}→${day(task.finishAt)}, ${task.progressPct}% done${float}; ${plural(comments.length, 'comment')}.`;
     },
   },
   what_if: {

@@ -71,7 +71,7 @@ describe.each([
     const plan = await callOk<Record<string, unknown>>(client, 'get_plan', { projectId });
     const viaRest = await rest.fullProject(projectId);
     expect(plan.structuredContent).toEqual(viaRest.body);
-    expect(plan.content[0]?.text).toMatch(/2 task\(s\).*Critical path: REL-2 Build\.$/);
+    expect(plan.content[0]?.text).toMatch(/^REL "Relaunch": 2 tasks, no dependencies, .*Critical path: REL-2 Build\.$/);
   });
 
   it('searches tasks and reads one with its comments', async () => {
