@@ -82,9 +82,16 @@ function scopesOf(actor: Actor): string[] {
   return actor.scope === 'write' ? [oauthScope.read, oauthScope.write] : [oauthScope.read];
 }
 
-/** The scope the tool a JSON-RPC `tools/call` names needs (undefined for any other message, or an unknown tool). */
+/**
+ * The scope the tool a JSON-RPC `tools/call` names needs (undefined for any other message,
+ * or an unknown tool); for a batch (2025-03-26 clients), the widest of its calls.
+ */
 function scopeOfCall(body: unknown): Scope | undefined {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return undefined;
+  if (Array.isArray(body)) {
+    const scopes = body.map(scopeOfCall);
+    return scopes.includes('write') ? 'write' : scopes.includes('read') ? 'read' : undefined;
+  }
+  if (typeof body !== 'object' || body === null) return undefined;
   const message = body as { method?: unknown; params?: { name?: unknown } };
   return message.method === 'tools/call' ? scopeOfTool(message.params?.name) : undefined;
 }

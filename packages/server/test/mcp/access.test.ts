@@ -71,6 +71,13 @@ describe('MCP access', () => {
       await expect(client.callTool({ name: 'what_if', arguments: { projectId, createTasks: [{ name: 'Sneaky' }] } })).rejects.toThrow();
       await client.close();
     }
+    // A batch holding a write call is refused whole.
+    const batch = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${readKey}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify([{ jsonrpc: '2.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', ...call }]),
+    });
+    expect(batch.status).toBe(403);
     // A write key may call the same tool.
     const allowed = await rawPost(server, call, { authorization: `Bearer ${owner.key}` });
     expect(allowed.status).toBe(200);
