@@ -64,6 +64,18 @@ function removeClosedObjects(node: unknown): void {
   }
 }
 
+/**
+ * One schema as JSON Schema (draft 2020-12), stated as the OpenAPI document states it:
+ * an input as clients send it, an output open to fields added later. For faces that
+ * describe operations outside the OpenAPI document (MCP tools).
+ */
+export function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): JsonObject {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io }) as JsonObject;
+  delete json.$schema;
+  if (io === 'output') removeClosedObjects(json);
+  return json;
+}
+
 function parametersOf(object: z.ZodObject | undefined, location: 'path' | 'query'): JsonObject[] {
   if (!object) return [];
   const json = z.toJSONSchema(object, { target: 'draft-2020-12', io: 'input' }) as {

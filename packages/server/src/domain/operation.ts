@@ -92,6 +92,30 @@ function outcomeOf(def: RouteDef, result: unknown): Outcome {
   return result instanceof WithStatus ? { status: result.status, body: result.body, replayed: false } : { status: def.response.status, body: result, replayed: false };
 }
 
+/** Carries a dry run's outcome out of the unit of work it rolls back. */
+class DryRunRollback extends Error {
+  constructor(readonly outcome: Outcome) {
+    super('dry run: rolled back');
+  }
+}
+
+/**
+ * Runs the operation as one unit of work and rolls it back: everything it writes, the
+ * events it appends (so no webhook) and the post-commit work it registers (the plan and
+ * read caches) are dropped with the transaction; only its answer is kept.
+ */
+async function dryRun(ctx: DomainContext, actor: Actor, operation: Operation, input: OperationInput<RouteDef>): Promise<Outcome> {
+  try {
+    await ctx.store.unitOfWork(async (store) => {
+      throw new DryRunRollback(outcomeOf(operation.def, await operation.run({ ...ctx, store }, actor, input)));
+    });
+  } catch (error) {
+    if (error instanceof DryRunRollback) return error.outcome;
+    throw error;
+  }
+  throw new Error('unreachable: a dry run always rolls back');
+}
+
 /** How long an idempotency key is remembered; a retry after that runs again. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -105,11 +129,17 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * is claimed, the operation runs and its answer is recorded in one unit of work: a
  * request that fails or never completes leaves no claim behind, and a concurrent retry
  * waits for the first to commit, then replays it. Keys are per user, kept 24 hours.
+ *
+ * With `dryRun`, the operation runs in full — the same checks, validation, recalculation
+ * and events — inside a transaction that is then rolled back: the answer says what the
+ * write would do, and nothing of it is saved, announced or cached (an idempotency key is
+ * ignored: there is nothing to replay).
  */
-export async function perform(ctx: DomainContext, actor: Actor, operation: Operation, raw: RawInput, options: { idempotencyKey?: string } = {}): Promise<Outcome> {
+export async function perform(ctx: DomainContext, actor: Actor, operation: Operation, raw: RawInput, options: { idempotencyKey?: string; dryRun?: boolean } = {}): Promise<Outcome> {
   const { def } = operation;
   requireScope(actor, def.scope);
   const input = parseInput(def, raw);
+  if (options.dryRun) return dryRun(ctx, actor, operation, input);
   const { idempotencyKey } = options;
   if (idempotencyKey === undefined || def.method !== 'POST') return outcomeOf(def, await operation.run(ctx, actor, input));
   if (idempotencyKey.length === 0 || idempotencyKey.length > 255) throw invalid([{ path: 'headers.idempotency-key', message: 'must be 1-255 characters' }]);

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import { limits } from '@gantry/contract';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { DomainContext } from '../domain/context.js';
+import type { Actor, DomainContext } from '../domain/context.js';
 import { AppError, forbidden, invalid } from '../domain/errors.js';
 import { VersionedMemo } from '../domain/memo.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
@@ -31,8 +31,16 @@ export interface AppDeps {
   mount?: readonly Mount[];
 }
 
-/** An adapter that adds its routes to the app, with the app's domain context. */
-export type Mount = (app: FastifyInstance, ctx: DomainContext) => Promise<void>;
+/** An adapter that adds its routes to the app, with the app's domain context, authentication and rate limits. */
+export type Mount = (app: FastifyInstance, ctx: DomainContext, http: MountedHttp) => Promise<void>;
+
+/** What the app lends a mounted adapter that serves authenticated calls (MCP). */
+export interface MountedHttp {
+  /** The app's one authentication (API key or OAuth access token for `resource`): 401 otherwise; sets `request.actor`, so the call is audited. */
+  authenticate(request: FastifyRequest, resource: 'api' | 'mcp'): Promise<Actor>;
+  /** Counts the call against the credential's read or write budget, shared with REST (429 when spent). */
+  rateLimit(actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write'): void;
+}
 
 function isJson(text: string): boolean {
   try {
@@ -171,6 +179,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
 
   systemRoutes(app, ctx);
   bindOperations(app, routeDeps);
-  for (const mount of deps.mount ?? []) void app.register((scope) => mount(scope, ctx));
+  const http: MountedHttp = {
+    authenticate: (request, resource) => authenticate(ctx, request, resource),
+    rateLimit: (actor, request, reply, kind) => enforceRateLimit(routeDeps.limiters, actor, request, reply, kind),
+  };
+  for (const mount of deps.mount ?? []) void app.register((scope) => mount(scope, ctx, http));
   return app;
 }

@@ -17,12 +17,12 @@ export interface RateLimiters {
 }
 
 /**
- * An API key or an OAuth access token issued for the REST API (`authenticateBearer`): 401
- * for a missing, unknown, revoked or expired one, or a token for another resource; sets
- * `request.actor`.
+ * An API key or an OAuth access token issued for the resource called — the REST API unless
+ * said otherwise (`authenticateBearer`): 401 for a missing, unknown, revoked or expired
+ * one, or a token for another resource; sets `request.actor`.
  */
-export async function authenticate(ctx: DomainContext, request: FastifyRequest): Promise<Actor> {
-  const actor = await authenticateBearer(ctx, request.headers.authorization, 'api');
+export async function authenticate(ctx: DomainContext, request: FastifyRequest, resource: 'api' | 'mcp' = 'api'): Promise<Actor> {
+  const actor = await authenticateBearer(ctx, request.headers.authorization, resource);
   if (!actor) {
     throw new AppError('unauthorized', 'a valid API key or OAuth access token is required: Authorization: Bearer …');
   }
@@ -50,10 +50,11 @@ function isRead(method: string): boolean {
 
 /**
  * Counts the call against the credential's read or write budget (separate sliding windows)
- * and answers 429 with `Retry-After` when it is spent.
+ * and answers 429 with `Retry-After` when it is spent. The HTTP method tells which, unless
+ * the caller knows better (an MCP request is always a POST).
  */
-export function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: FastifyRequest, reply: FastifyReply): void {
-  const read = isRead(request.method);
+export function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write' = isRead(request.method) ? 'read' : 'write'): void {
+  const read = kind === 'read';
   const decision = (read ? limiters.reads : limiters.writes).take(rateLimitIdentity(actor));
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);

@@ -39,7 +39,8 @@ export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number
       return reply.code(errorCatalogue.server_error.status).send({ error: 'server_error', message: 'internal error; retry with exponential backoff' });
     }
     if (appError.status >= 500) request.log.error({ err: error }, appError.message);
-    if (appError.code === 'unauthorized') reply.header('www-authenticate', challenge);
+    // A route serving another resource (MCP) has named its own metadata already.
+    if (appError.code === 'unauthorized' && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', challenge);
     return reply.code(appError.status).send(errorBody(appError));
   });
 }

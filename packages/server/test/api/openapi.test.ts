@@ -115,10 +115,12 @@ describe('OpenAPI document', () => {
     expect(registered).toContainEqual({ method: 'GET', path: '/api/openapi.json' });
 
     // The OAuth endpoints follow their RFCs (form bodies, OAuth errors) and are described by the
-    // authorization server's metadata and the oauth2 security scheme, not as operations.
+    // authorization server's metadata and the oauth2 security scheme, not as operations; the
+    // MCP endpoint speaks JSON-RPC (docs/mcp.md).
     const oauthProtocol = /^\/(oauth\/|api\/oauth\/|\.well-known\/|(api|mcp)\/\.well-known\/)/;
+    expect(registered).toContainEqual({ method: 'POST', path: '/mcp' });
     const undocumented = registered.filter(({ method, path }) => {
-      if (path === '/healthz' || path === '/api/openapi.json' || oauthProtocol.test(path)) return false;
+      if (path === '/healthz' || path === '/api/openapi.json' || oauthProtocol.test(path) || path === '/mcp') return false;
       const item = doc.paths[path];
       // HEAD is served implicitly for every GET.
       if (method === 'HEAD') return !item?.get;

@@ -1,0 +1,312 @@
+import {
+  BaselineCreate,
+  ChangeSet,
+  CommentCreate,
+  CommentList,
+  jsonSchemaOf,
+  ProjectListQuery,
+  TaskListQuery,
+  TaskResponse,
+  Uuid,
+  type BaselineResponse,
+  type CommentResponse,
+  type FullProject,
+  type ProjectList,
+  type Scope,
+  type TaskList,
+  type WorkspaceList,
+  type WriteResult,
+} from '@gantry/contract';
+import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
+import type { FastifyBaseLogger } from 'fastify';
+import { z } from 'zod';
+import type { Actor, DomainContext } from '../domain/context.js';
+import { AppError } from '../domain/errors.js';
+import { perform, RawJson, type Operation } from '../domain/operation.js';
+import { operations } from '../domain/operations.js';
+
+/** Who calls, for one MCP request: what the tools act with. */
+export interface McpCaller {
+  ctx: DomainContext;
+  actor: Actor;
+  log: FastifyBaseLogger;
+}
+
+type Args = Record<string, unknown>;
+
+/**
+ * One MCP tool: an operation of the table (its scope and, unless stated, its answer are
+ * the tool's), the arguments it takes, and how its answer reads as text.
+ */
+interface Tool {
+  title: string;
+  /** Tells an assistant when to use the tool. */
+  description: string;
+  operation: Operation;
+  /** The tool's arguments: the operation's path, query and body fields side by side. */
+  input: z.ZodObject;
+  /** The structured answer, when it is not the operation's response. */
+  output?: z.ZodType;
+  annotations: ToolAnnotations;
+  /** How the operation is run: fields every body carries, or as a dry run. */
+  options?: RunOptions;
+  /** Reads more to complete the answer (a task's comments). */
+  complete?(caller: McpCaller, args: Args, result: Answer): Promise<Answer>;
+  /** The answer in a sentence or two, for the assistant and the person reading along. */
+  summary(result: Answer): string;
+}
+
+type Answer = Record<string, unknown>;
+interface RunOptions {
+  body?: Args;
+  dryRun?: boolean;
+}
+
+/**
+ * Runs one operation of the table for the caller, as REST does: the tool's arguments are
+ * split back into the operation's path parameters, query and body (by the contract's
+ * schemas), then `perform` checks scope, validates once and runs the domain function.
+ */
+async function run(caller: McpCaller, operation: Operation, args: Args, options: RunOptions = {}): Promise<Answer> {
+  const { def } = operation;
+  const params: Args = {};
+  const query: Args = {};
+  const body: Args = { ...options.body };
+  for (const [name, value] of Object.entries(args)) {
+    if (def.params && name in def.params.shape) params[name] = value;
+    else if (def.query && name in def.query.shape) query[name] = value;
+    else body[name] = value;
+  }
+  const outcome = await perform(caller.ctx, caller.actor, operation, { params, query, body: def.body ? body : undefined }, { dryRun: options.dryRun });
+  return (outcome.body instanceof RawJson ? JSON.parse(outcome.body.bytes.toString('utf8')) : outcome.body) as Answer;
+}
+
+/** The first items of a list, as a person reads them: `a, b, c and 7 more`. */
+function listed<T>(items: readonly T[], show: (item: T) => string, max = 10): string {
+  const shown = items.slice(0, max).map(show).join(', ');
+  return items.length > max ? `${shown} and ${items.length - max} more` : shown;
+}
+
+/** `no tasks`, `1 task`, `3 tasks`. */
+const plural = (count: number, noun: string) => `${count === 0 ? 'no' : count} ${noun}${count === 1 ? '' : 's'}`;
+
+/** How many, then which: `no tasks`, `1 task: a`, `3 tasks: a, b, c`. */
+function counted<T>(items: readonly T[], noun: string, show: (item: T) => string, max = 10): string {
+  return items.length === 0 ? plural(0, noun) : `${plural(items.length, noun)}: ${listed(items, show, max)}`;
+}
+
+const day = (at: string | null) => (at ? at.slice(0, 10) : '—');
+type Of<T extends z.ZodType> = z.infer<T>;
+
+function writeSummary(answer: Answer, saved: boolean): string {
+  const result = answer as Of<typeof WriteResult>;
+  const moved = counted(result.tasks, 'task', (t) => `${t.key} ${day(t.startAt)}→${day(t.finishAt)}`);
+  const conflicts = result.conflicts.length > 0 ? `; ${counted(result.conflicts, 'scheduling conflict', (c) => c.message, 3)}` : '';
+  return saved
+    ? `Saved. Created, changed or moved ${moved}; the project now finishes ${day(result.projectFinishAt)}${conflicts}.`
+    : `Dry run, nothing saved. Would create, change or move ${moved}; the project would finish ${day(result.projectFinishAt)}${conflicts}.`;
+}
+
+const projectArgs = z.object({ projectId: Uuid.describe('The project (ids from list_projects).') });
+const taskArgs = projectArgs.extend({ taskId: Uuid.describe('The task (ids from get_plan or search_tasks).') });
+/** A change set's fields as tool arguments (deleting tasks is not offered: it is refused). */
+const { deleteTaskIds: _refused, ...changeFields } = ChangeSet.shape;
+const changeArgs = projectArgs.extend(changeFields);
+/** Every body of these tools is a change set, even one that names no change. */
+const asChangeSet = { createTasks: [] };
+const changeSetHelp =
+  'Arguments: createTasks (new tasks; give one an `id` (a UUID of your choosing) to refer to it from parentId, afterTaskId, predecessorId, successorId in the same call), updateTasks (`id` plus the fields to change), createDependencies (predecessorId, successorId, type FS|SS|FF|SF, lagMin in working minutes), deleteDependencyIds, fullReschedule. Durations and lags are working minutes (a working day is 480). Dates such as startAt are computed and cannot be set; pin a task with constraintKind and constraintDate instead.';
+
+const read: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+const write: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/** Every MCP tool, by name. No tool deletes anything. */
+export const tools = {
+  list_workspaces: {
+    title: 'List workspaces',
+    description: 'The workspaces the user belongs to, with their role in each. Use it to find a workspace id, or to see where projects live.',
+    operation: operations.listWorkspaces,
+    input: z.object({}),
+    annotations: read,
+    summary: (answer) => {
+      const { workspaces } = answer as Of<typeof WorkspaceList>;
+      return `${counted(workspaces, 'workspace', (w) => `${w.name} (${w.role})`)}.`;
+    },
+  },
+  list_projects: {
+    title: 'List projects',
+    description: 'The projects the user can see, with their workspace, role, task count and finish date. Start here to find a project id; archived projects are included only with archived "1".',
+    operation: operations.listProjects,
+    input: ProjectListQuery,
+    annotations: read,
+    summary: (answer) => {
+      const { projects } = answer as Of<typeof ProjectList>;
+      return `${counted(projects, 'project', (p) => `${p.key} "${p.name}" (id ${p.id}, ${p.taskCount} tasks, finishes ${day(p.finishAt)})`)}.`;
+    },
+  },
+  get_plan: {
+    title: 'Read a plan',
+    description:
+      'The whole plan of a project: every task in outline order with its computed start and finish, total float and whether it is critical, the dependencies, assignments and saved baselines. Use it to answer questions about the schedule, the critical path or slack, and before proposing changes.',
+    operation: operations.getProject,
+    input: projectArgs,
+    annotations: read,
+    summary: (answer) => {
+      const { project, tasks, dependencies } = answer as Of<typeof FullProject>;
+      const critical = tasks.filter((t) => t.isCritical && t.finishAt !== null).sort((a, b) => (a.startAt ?? '').localeCompare(b.startAt ?? ''));
+      const finish = tasks.reduce<string | null>((last, t) => (t.finishAt && (!last || t.finishAt > last) ? t.finishAt : last), null);
+      const path = critical.length > 0 ? listed(critical, (t) => `${t.key} ${t.name}`, 15) : 'none';
+      return `${project.key} "${project.name}": ${plural(tasks.length, 'task')}, ${plural(dependencies.length, 'dependency').replace(/ys$/, 'ies')}, from ${project.startDate} to ${day(finish)}. Critical path: ${path}.`;
+    },
+  },
+  search_tasks: {
+    title: 'Search tasks',
+    description:
+      'Find tasks of a project by name (q: contains, case-insensitive), externalId, completion or last update, a page at a time (pass nextCursor as cursor for the next page). Use it for a large plan instead of reading the whole plan.',
+    operation: operations.listTasks,
+    input: projectArgs.extend(TaskListQuery.shape),
+    annotations: read,
+    summary: (answer) => {
+      const { tasks, nextCursor } = answer as Of<typeof TaskList>;
+      const more = nextCursor ? ` More: call again with cursor "${nextCursor}".` : '';
+      return `${counted(tasks, 'task', (t) => `${t.key} "${t.name}" (id ${t.id}, ${day(t.startAt)}→${day(t.finishAt)})`)}.${more}`;
+    },
+  },
+  get_task: {
+    title: 'Task detail',
+    description: 'One task with everything known about it — dates, float, progress, assignees, notes — and its comments, oldest first. Use it before commenting on or changing a task.',
+    operation: operations.getTask,
+    input: taskArgs,
+    output: TaskResponse.extend(CommentList.shape),
+    annotations: read,
+    complete: async (caller, args, answer) => ({ ...answer, ...(await run(caller, operations.listComments, args)) }),
+    summary: (answer) => {
+      const { task, comments } = answer as Of<typeof TaskResponse> & Of<typeof CommentList>;
+      const float = task.totalFloatMin === null ? '' : `, float ${task.totalFloatMin} min${task.isCritical ? ' (critical)' : ''}`;
+      return `${task.key} "${task.name}": ${day(task.startAt)}→${day(task.finishAt)}, ${task.progressPct}% done${float}; ${plural(comments.length, 'comment')}.`;
+    },
+  },
+  what_if: {
+    title: 'What if (dry run)',
+    description: `Try a change set on a project without saving anything: the answer is exactly what apply_changes would answer — every task it would create or move with its new dates, the new project finish and any scheduling conflicts — but nothing is stored, announced or sent to webhooks. Use it to explore options ("what if this slips by two days?") before apply_changes. Needs edit access. ${changeSetHelp}`,
+    operation: operations.createTasks,
+    input: changeArgs,
+    annotations: read,
+    options: { body: asChangeSet, dryRun: true },
+    summary: (answer) => writeSummary(answer, false),
+  },
+  apply_changes: {
+    title: 'Apply changes',
+    description: `Save a change set to a project in one step: create tasks, edit tasks, add or change dependencies, remove dependencies; the schedule is recalculated once and the answer lists every task that was created or moved. Any invalid item rejects the whole set (nothing saved; the error names each field). Prefer what_if first when the user is exploring. Tasks cannot be deleted. ${changeSetHelp}`,
+    operation: operations.createTasks,
+    input: changeArgs,
+    annotations: write,
+    options: { body: asChangeSet },
+    summary: (answer) => writeSummary(answer, true),
+  },
+  add_comment: {
+    title: 'Comment on a task',
+    description: 'Add a comment to a task (plain text). Mentioned users (ids of project members) are e-mailed. Use it to leave a note for the team, not to change the plan.',
+    operation: operations.createComment,
+    input: taskArgs.extend(CommentCreate.shape),
+    annotations: write,
+    summary: (answer) => {
+      const { comment } = answer as Of<typeof CommentResponse>;
+      return `Comment ${comment.id} added to task ${comment.taskId}.`;
+    },
+  },
+  save_baseline: {
+    title: 'Save a baseline',
+    description:
+      "Record every task's current dates, duration, work and cost as a baseline to compare the plan against later. Without a name it replaces the main baseline; with a name it adds a named one. Use it when the user agrees on a plan.",
+    operation: operations.saveBaseline,
+    input: projectArgs.extend(BaselineCreate.shape),
+    annotations: write,
+    summary: (answer) => {
+      const { baseline } = answer as Of<typeof BaselineResponse>;
+      return `Baseline "${baseline.name}" saved at ${baseline.capturedAt}.`;
+    },
+  },
+} satisfies Record<string, Tool>;
+
+export type ToolName = keyof typeof tools;
+
+/** The scope a tool needs, named by a JSON-RPC `tools/call` (undefined for an unknown tool). */
+export function scopeOfTool(name: unknown): Scope | undefined {
+  return typeof name === 'string' && Object.hasOwn(tools, name) ? (tools[name as ToolName] as Tool).operation.def.scope : undefined;
+}
+
+/**
+ * A contract schema as the SDK takes it: advertised as JSON Schema (the same the OpenAPI
+ * document gives), and not validated by the SDK — `perform` validates the arguments, once,
+ * so mistakes come back with the API's error code and field paths.
+ */
+function advertised(schema: z.ZodType, io: 'input' | 'output'): StandardSchemaWithJSON {
+  const json = jsonSchemaOf(schema, io);
+  return {
+    '~standard': {
+      version: 1,
+      vendor: 'gantry',
+      validate: (value: unknown) => ({ value }),
+      jsonSchema: { input: () => structuredClone(json), output: () => structuredClone(json) },
+    },
+  };
+}
+
+/** Paths as tool arguments name them: `createTasks[0].name`, not `body.createTasks[0].name`. */
+function argumentPath(path: string): string {
+  return path.replace(/^(body|query|params)\.?/, '') || '(arguments)';
+}
+
+/** An error as the tool's result: the API's error code, message and details (field paths as the arguments name them). */
+function errorResult(error: AppError): CallToolResult {
+  const details = error.details && Array.isArray(error.details.fields)
+    ? { ...error.details, fields: (error.details.fields as { path: string; message: string }[]).map((field) => ({ ...field, path: argumentPath(field.path) })) }
+    : error.details;
+  const message = details === error.details ? error.message : error.message.replace(/(^|; )(body|query|params)\./g, '$1');
+  return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: error.code, message, ...(details ? { details } : {}) }) }] };
+}
+
+type Schemas = Record<ToolName, { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON }>;
+let schemas: Schemas | undefined;
+
+/** Converted once per process: the tools' JSON Schemas do not change. */
+function toolSchemas(): Schemas {
+  schemas ??= Object.fromEntries(
+    (Object.entries(tools) as [ToolName, Tool][]).map(([name, tool]) => [
+      name,
+      { input: advertised(tool.input, 'input'), output: advertised(tool.output ?? tool.operation.def.response.schema, 'output') },
+    ]),
+  ) as Schemas;
+  return schemas;
+}
+
+/**
+ * An MCP server for one request: the tools the caller's credential may use (a read
+ * credential is not offered the write tools), each running the domain's operations.
+ */
+export function buildMcpServer(caller: McpCaller, version: string): McpServer {
+  const server = new McpServer(
+    { name: 'gantry', title: 'Gantry', version },
+    {
+      instructions:
+        'Gantry plans projects: tasks in a tree, dependencies, and a scheduler that computes dates, float and the critical path after every change. Find a project with list_projects, read it with get_plan or search_tasks, try changes with what_if, and save them with apply_changes. Durations are in working minutes (480 per day).',
+    },
+  );
+  for (const [name, tool] of Object.entries(tools) as [ToolName, Tool][]) {
+    if (tool.operation.def.scope === 'write' && caller.actor.scope !== 'write') continue;
+    const { input, output } = toolSchemas()[name];
+    server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations: tool.annotations }, async (args: unknown) => {
+      try {
+        const answer = await run(caller, tool.operation, (args ?? {}) as Args, tool.options);
+        const result = tool.complete ? await tool.complete(caller, (args ?? {}) as Args, answer) : answer;
+        return { structuredContent: result, content: [{ type: 'text', text: tool.summary(result) }] };
+      } catch (error) {
+        if (error instanceof AppError) return errorResult(error);
+        caller.log.error({ err: error, tool: name }, 'MCP tool failed');
+        return errorResult(new AppError('server_error', 'internal error; retry with exponential backoff'));
+      }
+    });
+  }
+  return server;
+}

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { planningClient, uuid, type PlanTask, type PlanningClient, type WriteResult } from '../support/planning.js';
+import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
+import { callError, callOk, connectLegacy, connectModern, type McpClient } from './support.js';
+
+const readTools = ['get_plan', 'get_task', 'list_projects', 'list_workspaces', 'search_tasks'];
+const writeTools = ['add_comment', 'apply_changes', 'save_baseline', 'what_if'];
+
+// docs/mcp.md: each official SDK client, over Streamable HTTP with an API key, lists the
+// tools and calls every one of them against the real server.
+describe.each([
+  ['1.x client, protocol 2025-11-25', connectLegacy, '2025-11-25'],
+  ['2.x client, protocol 2026-07-28', connectModern, '2026-07-28'],
+] as const)('MCP tools: %s', (_label, connect, protocolVersion) => {
+  let server: TestServer;
+  let owner: Awaited<ReturnType<typeof provisionUser>>;
+  let rest: PlanningClient;
+  let client: McpClient;
+  let projectId: string;
+  let design: PlanTask;
+
+  beforeAll(async () => {
+    server = await startTestServer({ GANTRY_RATE_LIMIT_WRITES: '100000', GANTRY_RATE_LIMIT_READS: '100000' });
+    owner = await provisionUser(server, 'mcp@example.com');
+    rest = planningClient(server, owner.key);
+    projectId = (await rest.createProject({ name: 'Relaunch' })).id;
+    const created = await rest.changeSet(projectId, {
+      createTasks: [
+        { id: uuid(), name: 'Design', durationMin: 960 },
+        { id: uuid(), name: 'Build', durationMin: 2400 },
+      ],
+    });
+    expect(created.status).toBe(200);
+    [design] = created.body.tasks as [PlanTask];
+    client = await connect(server, owner.key);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await server.close();
+  });
+
+  it('speaks the protocol revision the client asked for', () => {
+    expect(client.protocolVersion).toBe(protocolVersion);
+  });
+
+  it('lists every tool with schemas, annotations and a description', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...readTools, ...writeTools].sort());
+    for (const tool of tools) {
+      expect(tool.description?.length, tool.name).toBeGreaterThan(60);
+      expect(tool.inputSchema, tool.name).toMatchObject({ type: 'object' });
+      expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
+      const readOnly = readTools.includes(tool.name) || tool.name === 'what_if';
+      expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
+      if (!readOnly) expect(tool.annotations?.destructiveHint, tool.name).toBe(false);
+    }
+    const applyChanges = tools.find((tool) => tool.name === 'apply_changes') as { inputSchema: { properties: Record<string, unknown>; required: string[] } };
+    expect(Object.keys(applyChanges.inputSchema.properties).sort()).toEqual(['createDependencies', 'createTasks', 'deleteDependencyIds', 'fullReschedule', 'projectId', 'updateTasks']);
+    expect(applyChanges.inputSchema.required).toEqual(['projectId']);
+  });
+
+  it('lists workspaces and projects', async () => {
+    const workspaces = await callOk<{ workspaces: { id: string; personal: boolean }[] }>(client, 'list_workspaces');
+    expect(workspaces.structuredContent.workspaces).toEqual([expect.objectContaining({ id: owner.personalWorkspaceId, personal: true })]);
+    const projects = await callOk<{ projects: { id: string; name: string; taskCount: number }[] }>(client, 'list_projects');
+    expect(projects.structuredContent.projects).toEqual([expect.objectContaining({ id: projectId, name: 'Relaunch', taskCount: 2 })]);
+    expect(projects.content[0]?.text).toContain('Relaunch');
+  });
+
+  it('reads the plan exactly as REST answers it', async () => {
+    const plan = await callOk<Record<string, unknown>>(client, 'get_plan', { projectId });
+    const viaRest = await rest.fullProject(projectId);
+    expect(plan.structuredContent).toEqual(viaRest.body);
+    expect(plan.content[0]?.text).toMatch(/^REL "Relaunch": 2 tasks, no dependencies, .*Critical path: REL-2 Build\.$/);
+  });
+
+  it('searches tasks and reads one with its comments', async () => {
+    const found = await callOk<{ tasks: { id: string; name: string }[]; nextCursor: string | null }>(client, 'search_tasks', { projectId, q: 'desi', limit: 10 });
+    expect(found.structuredContent.tasks.map((task) => task.name)).toEqual(['Design']);
+    const comment = await callOk<{ comment: { id: string; body: string } }>(client, 'add_comment', { projectId, taskId: design.id, body: 'Sketches by Friday' });
+    expect(comment.structuredContent.comment.body).toBe('Sketches by Friday');
+    const detail = await callOk<{ task: { id: string; key: string }; comments: { id: string }[] }>(client, 'get_task', { projectId, taskId: design.id });
+    expect(detail.structuredContent.task).toMatchObject({ id: design.id, key: design.key });
+    expect(detail.structuredContent.comments.map((c) => c.id)).toEqual([comment.structuredContent.comment.id]);
+  });
+
+  it('tries a change set, then applies it; saves a baseline', async () => {
+    const id = uuid();
+    const changes = { createTasks: [{ id, name: 'Test', durationMin: 480 }], createDependencies: [{ predecessorId: design.id, successorId: id, type: 'FS', lagMin: 0 }] };
+    const tried = await callOk<WriteResult>(client, 'what_if', { projectId, ...changes });
+    expect(tried.content[0]?.text).toMatch(/^Dry run, nothing saved/);
+    expect((await rest.fullProject(projectId)).body.tasks.map((task) => task.id)).not.toContain(id);
+    const applied = await callOk<WriteResult>(client, 'apply_changes', { projectId, ...changes });
+    expect(applied.content[0]?.text).toMatch(/^Saved/);
+    expect(applied.structuredContent.tasks).toEqual(tried.structuredContent.tasks);
+    const created = applied.structuredContent.tasks.find((task) => task.id === id);
+    expect(created?.startAt).toBe((await rest.getTask(projectId, id)).body.task.startAt);
+    expect(String(created?.startAt) > String(design.finishAt)).toBe(true);
+    const baseline = await callOk<{ baseline: { name: string } }>(client, 'save_baseline', { projectId, name: 'Agreed' });
+    expect(baseline.structuredContent.baseline.name).toBe('Agreed');
+    expect((await rest.listBaselines(projectId)).body.baselines.map((b) => b.name)).toContain('Agreed');
+  });
+
+  it('answers mistakes with the API error code, message and fields', async () => {
+    const bad = await callError(client, 'apply_changes', { projectId, createTasks: [{ name: '', durationMin: -5 }], createDependencies: [{ predecessorId: 'nope' }] });
+    expect(bad.error).toBe('invalid_request');
+    expect(bad.details?.fields?.map((field) => field.path)).toEqual(
+      expect.arrayContaining(['createTasks[0].name', 'createTasks[0].durationMin', 'createDependencies[0].predecessorId']),
+    );
+    expect(bad.message).toContain('createTasks[0].durationMin');
+    const before = await rest.fullProject(projectId);
+    expect(before.body.tasks.map((task) => task.name)).not.toContain('');
+
+    const stranger = await provisionUser(server, `stranger-${uuid()}@example.com`);
+    const hidden = (await planningClient(server, stranger.key).createProject({ name: 'Secret' })).id;
+    expect((await callError(client, 'get_plan', { projectId: hidden })).error).toBe('not_found');
+    expect((await callError(client, 'what_if', { projectId: hidden, createTasks: [{ name: 'x' }] })).error).toBe('not_found');
+    expect((await callError(client, 'get_plan', { projectId: 'not-a-uuid' })).error).toBe('not_found');
+    const cycle = await callError(client, 'what_if', { projectId, createDependencies: [{ predecessorId: before.body.tasks[1]?.id, successorId: design.id }, { predecessorId: design.id, successorId: before.body.tasks[1]?.id }] });
+    expect(cycle.error).toBe('dependency_cycle');
+    const deletion = await callError(client, 'apply_changes', { projectId, deleteTaskIds: [design.id] });
+    expect(deletion).toMatchObject({ error: 'forbidden', details: { reason: 'destructive' } });
+  });
+});
