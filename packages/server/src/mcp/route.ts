@@ -24,13 +24,15 @@ const oauthScope = { read: 'service:read', write: 'service:write' } as const;
  * request (`server/discover`, the version in every request); 2025-11-25 clients get the
  * `initialize` handshake, each request answered by a fresh server from the same factory.
  *
- * Before the SDK sees a request: authentication (401 with a `WWW-Authenticate` challenge
+ * Before the SDK sees a request: the `Origin`, when a browser sends one, must be the
+ * service's own (403), then authentication (401 with a `WWW-Authenticate` challenge
  * naming the protected-resource metadata), the rate limit (a `tools/call` of a write tool
  * counts as a write, anything else as a read), and the scope of the tool called (403
  * `insufficient_scope` challenge, so a client can ask for more).
  */
 export async function mcpRoutes(app: FastifyInstance, ctx: DomainContext, http: McpHttp): Promise<void> {
   const resourceMetadata = `${ctx.baseUrl}/.well-known/oauth-protected-resource/mcp`;
+  const allowedOrigin = new URL(ctx.baseUrl).origin;
   const handler = createMcpHandler(({ authInfo }) => buildMcpServer(authInfo?.extra?.caller as McpCaller, API_VERSION), {
     legacy: 'stateless',
     onerror: (error) => app.log.debug({ err: error }, 'MCP request refused'),
@@ -41,6 +43,11 @@ export async function mcpRoutes(app: FastifyInstance, ctx: DomainContext, http: 
     method: ['GET', 'POST', 'DELETE'],
     url: '/mcp',
     handler: async (request, reply) => {
+      // DNS-rebinding defence (MCP transport spec): a browser page of another origin is refused.
+      const origin = request.headers.origin;
+      if (origin !== undefined && origin !== allowedOrigin) {
+        return reply.code(403).send({ jsonrpc: '2.0', id: null, error: { code: -32003, message: `requests from the origin ${origin} are not accepted`, data: { error: 'forbidden', reason: 'origin' } } });
+      }
       let actor: Actor;
       try {
         actor = await http.authenticate(request, 'mcp');

@@ -44,6 +44,15 @@ describe('MCP access', () => {
     await expect(connectLegacy(server, 'gnt_not_a_key')).rejects.toThrow();
   });
 
+  it("refuses a request a browser page of another origin sends (403), and lets the service's own origin through", async () => {
+    const initialize = { method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+    const foreign = await rawPost(server, initialize, { authorization: `Bearer ${owner.key}`, origin: 'https://attacker.example' });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { data: { reason: 'origin' } } });
+    const own = await rawPost(server, initialize, { authorization: `Bearer ${owner.key}`, origin: new URL(server.config.baseUrl).origin });
+    expect(own.status).toBe(200);
+  });
+
   it('offers a read credential the read tools only, for either protocol revision', async () => {
     for (const connect of [connectLegacy, connectModern]) {
       const client = await connect(server, readKey);
