@@ -1,0 +1,105 @@
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport, UnauthorizedError as ModernUnauthorized } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError as LegacyUnauthorized } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, redirectUri, signInAndConsent } from '../support/oauth-client.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+// The official SDK clients run their own OAuth: the 401 challenge at /mcp → protected-resource
+// metadata → authorization server metadata → dynamic registration → the person's sign-in
+// and consent (Debian Chromium) → code exchange → tools, with the person's permissions.
+
+/** An MCP client's OAuth state, as a desktop app would keep it; the same shape serves both SDKs. */
+class RememberingProvider {
+  client: Record<string, unknown> | undefined;
+  saved: Record<string, unknown> | undefined;
+  verifier = '';
+  authorizationUrl: URL | undefined;
+  constructor(readonly name: string) {}
+  get redirectUrl() {
+    return redirectUri;
+  }
+  get clientMetadata() {
+    return { client_name: this.name, redirect_uris: [redirectUri], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+  }
+  clientInformation() {
+    return this.client as never;
+  }
+  saveClientInformation(information: Record<string, unknown>) {
+    this.client = information;
+  }
+  tokens() {
+    return this.saved as never;
+  }
+  saveTokens(tokens: Record<string, unknown>) {
+    this.saved = tokens;
+  }
+  redirectToAuthorization(url: URL) {
+    this.authorizationUrl = url;
+  }
+  saveCodeVerifier(verifier: string) {
+    this.verifier = verifier;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+}
+
+describe('the official MCP SDK clients sign in with OAuth on their own', () => {
+  let server: TestServer;
+  let browser: Browser;
+  const eve = { email: 'eve@example.com', password: 'correct horse battery' };
+
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
+    expect((await server.cli('user', 'create', '--email', eve.email, '--name', 'Eve', '--password', eve.password)).code).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('1.x (2025-11-25): discovery, registration, consent, a token for the MCP resource, then its tools work', async () => {
+    const provider = new RememberingProvider('SDK 1.x app');
+    const url = new URL(`${server.url}/mcp`);
+    const first = new LegacyClient({ name: 'oauth-1x', version: '1.0.0' });
+    await expect(first.connect(new LegacyTransport(url, { authProvider: provider }))).rejects.toBeInstanceOf(LegacyUnauthorized);
+    const authorizationUrl = provider.authorizationUrl as URL;
+    expect(authorizationUrl.origin + authorizationUrl.pathname).toBe(`${server.url}/oauth/authorize`);
+    expect(authorizationUrl.searchParams.get('resource')).toBe(`${server.url}/mcp`);
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+
+    const { callback, consentText } = await signInAndConsent(browser, authorizationUrl, eve);
+    expect(consentText).toContain('SDK 1.x app');
+    const transport = new LegacyTransport(url, { authProvider: provider });
+    await transport.finishAuth(callback.searchParams.get('code') as string);
+    const client = new LegacyClient({ name: 'oauth-1x', version: '1.0.0' });
+    await client.connect(transport);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toContain('list_workspaces');
+    const result = (await client.callTool({ name: 'list_workspaces', arguments: {} })) as { isError?: boolean; structuredContent?: { workspaces: { name: string }[] } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.workspaces.map((workspace) => workspace.name)).toEqual(['Personal']);
+    await client.close();
+  }, 60_000);
+
+  it('2.x pinned to 2026-07-28: the same flow, the authorization response checked by the client (iss), then tools', async () => {
+    const provider = new RememberingProvider('SDK 2.x app');
+    const url = new URL(`${server.url}/mcp`);
+    const options = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
+    const first = new ModernClient({ name: 'oauth-2x', version: '2.0.0' }, options);
+    await expect(first.connect(new ModernTransport(url, { authProvider: provider }))).rejects.toBeInstanceOf(ModernUnauthorized);
+    const { callback } = await signInAndConsent(browser, provider.authorizationUrl as URL, eve);
+    const transport = new ModernTransport(url, { authProvider: provider });
+    await transport.finishAuth(callback.searchParams);
+    const client = new ModernClient({ name: 'oauth-2x', version: '2.0.0' }, options);
+    await client.connect(transport);
+    expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const result = (await client.callTool({ name: 'list_projects', arguments: {} })) as { isError?: boolean; structuredContent?: { projects: unknown[] } };
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent?.projects).toEqual([]);
+    await client.close();
+  }, 60_000);
+});
