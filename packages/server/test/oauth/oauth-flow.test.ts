@@ -200,10 +200,14 @@ describe('apps and people', () => {
     expect(await refused.text()).toContain('Too many sign-in attempts');
   }, 60_000);
 
-  test('a read grant reads but cannot write (403 forbidden, insufficient_scope)', async () => {
+  test('a read grant reads, with a rate-limit budget of its own, but cannot write (403 forbidden, insufficient_scope)', async () => {
     const { tokens } = await authorize({ scope: 'service:read' });
     expect(tokens.scope).toBe('service:read');
-    expect((await call(tokens.access_token, 'GET', '/api/projects')).status).toBe(200);
+    // Each grant has its own read budget, apart from the person's keys and other grants.
+    for (let i = 0; i < 3; i += 1) await call(aliceKey, 'GET', '/api/projects');
+    const first = await call(tokens.access_token, 'GET', '/api/projects');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe(String(Number(first.headers.get('x-ratelimit-limit')) - 1));
     const write = await call(tokens.access_token, 'POST', '/api/projects', { name: 'Refused', key: 'NOPE' });
     expect(write.status).toBe(403);
     expect(write.body).toMatchObject({ error: 'forbidden', details: { reason: 'insufficient_scope' } });
