@@ -60,6 +60,8 @@ type Answer = Record<string, unknown>;
 interface RunOptions {
   body?: Args;
   dryRun?: boolean;
+  /** The tool takes an `idempotencyKey` argument, as REST takes the `Idempotency-Key` header. */
+  idempotent?: boolean;
 }
 
 /**
@@ -72,12 +74,16 @@ async function run(caller: McpCaller, operation: Operation, args: Args, options:
   const params: Args = {};
   const query: Args = {};
   const body: Args = { ...options.body };
-  for (const [name, value] of Object.entries(args)) {
+  const { idempotencyKey, ...fields } = options.idempotent ? args : { ...args, idempotencyKey: undefined };
+  for (const [name, value] of Object.entries(fields)) {
     if (def.params && name in def.params.shape) params[name] = value;
     else if (def.query && name in def.query.shape) query[name] = value;
     else body[name] = value;
   }
-  const outcome = await perform(caller.ctx, caller.actor, operation, { params, query, body: def.body ? body : undefined }, { dryRun: options.dryRun });
+  const outcome = await perform(caller.ctx, caller.actor, operation, { params, query, body: def.body ? body : undefined }, {
+    dryRun: options.dryRun,
+    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+  });
   return (outcome.body instanceof RawJson ? JSON.parse(outcome.body.bytes.toString('utf8')) : outcome.body) as Answer;
 }
 
@@ -112,6 +118,14 @@ const taskArgs = projectArgs.extend({ taskId: Uuid.describe('The task (ids from 
 /** A change set's fields as tool arguments (deleting tasks is not offered: it is refused). */
 const { deleteTaskIds: _refused, ...changeFields } = ChangeSet.shape;
 const changeArgs = projectArgs.extend(changeFields);
+const idempotencyArg = {
+  idempotencyKey: z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .describe('Any unique string for this change set. Send the same key when retrying after a lost answer: the changes are applied once and the first answer is returned again (keys are kept 24 hours).'),
+};
 /** Every body of these tools is a change set, even one that names no change. */
 const asChangeSet = { createTasks: [] };
 const changeSetHelp =
@@ -199,9 +213,9 @@ export const tools = {
     title: 'Apply changes',
     description: `Save a change set to a project in one step: create tasks, edit tasks, add or change dependencies, remove dependencies; the schedule is recalculated once and the answer lists every task that was created or moved. Any invalid item rejects the whole set (nothing saved; the error names each field). Prefer what_if first when the user is exploring. Tasks cannot be deleted. ${changeSetHelp}`,
     operation: operations.createTasks,
-    input: changeArgs,
+    input: changeArgs.extend(idempotencyArg),
     annotations: write,
-    options: { body: asChangeSet },
+    options: { body: asChangeSet, idempotent: true },
     summary: (answer) => writeSummary(answer, true),
   },
   add_comment: {
@@ -255,6 +269,7 @@ function advertised(schema: z.ZodType, io: 'input' | 'output'): StandardSchemaWi
 
 /** Paths as tool arguments name them: `createTasks[0].name`, not `body.createTasks[0].name`. */
 function argumentPath(path: string): string {
+  if (path === 'headers.idempotency-key') return 'idempotencyKey';
   return path.replace(/^(body|query|params)\.?/, '') || '(arguments)';
 }
 

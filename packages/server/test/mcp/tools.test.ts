@@ -55,7 +55,7 @@ describe.each([
       if (!readOnly) expect(tool.annotations?.destructiveHint, tool.name).toBe(false);
     }
     const applyChanges = tools.find((tool) => tool.name === 'apply_changes') as { inputSchema: { properties: Record<string, unknown>; required: string[] } };
-    expect(Object.keys(applyChanges.inputSchema.properties).sort()).toEqual(['createDependencies', 'createTasks', 'deleteDependencyIds', 'fullReschedule', 'projectId', 'updateTasks']);
+    expect(Object.keys(applyChanges.inputSchema.properties).sort()).toEqual(['createDependencies', 'createTasks', 'deleteDependencyIds', 'fullReschedule', 'idempotencyKey', 'projectId', 'updateTasks']);
     expect(applyChanges.inputSchema.required).toEqual(['projectId']);
   });
 
@@ -120,5 +120,19 @@ describe.each([
     expect(cycle.error).toBe('dependency_cycle');
     const deletion = await callError(client, 'apply_changes', { projectId, deleteTaskIds: [design.id] });
     expect(deletion).toMatchObject({ error: 'forbidden', details: { reason: 'destructive' } });
+  });
+
+  it('applies a change set once when an assistant retries it with the same idempotencyKey', async () => {
+    const key = uuid();
+    const name = `Retried ${key.slice(0, 8)}`;
+    const first = await callOk<WriteResult>(client, 'apply_changes', { projectId, idempotencyKey: key, createTasks: [{ name }] });
+    const again = await callOk<WriteResult>(client, 'apply_changes', { projectId, idempotencyKey: key, createTasks: [{ name }] });
+    expect(again.structuredContent).toEqual(first.structuredContent);
+    const plan = await rest.fullProject(projectId);
+    expect(plan.body.tasks.filter((task) => task.name === name)).toHaveLength(1);
+    const reused = await callError(client, 'apply_changes', { projectId, idempotencyKey: key, createTasks: [{ name: `${name} (other)` }] });
+    expect(reused.error).toBe('conflict');
+    const tooLong = await callError(client, 'apply_changes', { projectId, idempotencyKey: 'k'.repeat(256), createTasks: [{ name }] });
+    expect(tooLong.details?.fields?.map((field) => field.path)).toEqual(['idempotencyKey']);
   });
 });
