@@ -4,8 +4,11 @@ import { UnauthorizedError as LegacyUnauthorized } from '@modelcontextprotocol/s
 import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { presentEvent } from '../../src/domain/events.js';
 import { launchBrowser, redirectUri, signInAndConsent } from '../support/oauth-client.js';
+import { planningClient } from '../support/planning.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { callOk, type McpClient } from './support.js';
 
 // The official SDK clients run their own OAuth: the 401 challenge at /mcp → protected-resource
 // metadata → authorization server metadata → dynamic registration → the person's sign-in
@@ -50,18 +53,39 @@ class RememberingProvider {
 describe('the official MCP SDK clients sign in with OAuth on their own', () => {
   let server: TestServer;
   let browser: Browser;
+  let projectId: string;
+  let taskId: string;
   const eve = { email: 'eve@example.com', password: 'correct horse battery' };
+
+  /** Lists the tools and calls every one, as the signed-in person (the grant has both scopes). */
+  async function callEveryTool(client: Pick<McpClient, 'listTools' | 'callTool'>, sdk: McpClient['sdk']) {
+    const caller: McpClient = { sdk, protocolVersion: undefined, listTools: () => client.listTools(), callTool: (params) => client.callTool(params), close: async () => undefined };
+    expect((await client.listTools()).tools).toHaveLength(9);
+    await callOk(caller, 'list_workspaces');
+    await callOk(caller, 'list_projects');
+    await callOk(caller, 'get_plan', { projectId });
+    await callOk(caller, 'search_tasks', { projectId, q: 'design' });
+    await callOk(caller, 'get_task', { projectId, taskId });
+    await callOk(caller, 'what_if', { projectId, createTasks: [{ name: 'Maybe' }] });
+    await callOk(caller, 'apply_changes', { projectId, createTasks: [{ name: `Added by ${sdk}` }] });
+    await callOk(caller, 'add_comment', { projectId, taskId, body: `Looks good (${sdk})` });
+    await callOk(caller, 'save_baseline', { projectId, name: `Agreed ${sdk}` });
+  }
 
   beforeAll(async () => {
     [server, browser] = await Promise.all([startTestServer(), launchBrowser()]);
     expect((await server.cli('user', 'create', '--email', eve.email, '--name', 'Eve', '--password', eve.password)).code).toBe(0);
+    const key = ((await server.cli('key', 'create', '--email', eve.email, '--scope', 'write', '--json')).json as { key: string }).key;
+    const rest = planningClient(server, key);
+    projectId = (await rest.createProject({ name: 'Launch' })).id;
+    taskId = (await rest.changeSet(projectId, { createTasks: [{ name: 'Design', durationMin: 960 }] })).body.tasks[0]?.id as string;
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  it('1.x (2025-11-25): discovery, registration, consent, a token for the MCP resource, then its tools work', async () => {
+  it('1.x (2025-11-25): discovery, registration, consent, a token for the MCP resource, then it lists the tools and calls every one', async () => {
     const provider = new RememberingProvider('SDK 1.x app');
     const url = new URL(`${server.url}/mcp`);
     const first = new LegacyClient({ name: 'oauth-1x', version: '1.0.0' });
@@ -77,15 +101,16 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
     await transport.finishAuth(callback.searchParams.get('code') as string);
     const client = new LegacyClient({ name: 'oauth-1x', version: '1.0.0' });
     await client.connect(transport);
-    const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toContain('list_workspaces');
-    const result = (await client.callTool({ name: 'list_workspaces', arguments: {} })) as { isError?: boolean; structuredContent?: { workspaces: { name: string }[] } };
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent?.workspaces.map((workspace) => workspace.name)).toEqual(['Personal']);
+    await callEveryTool(client, '1.x');
     await client.close();
+    // Its writes are announced like any other, naming the person and the app.
+    const events = (await server.store.q.events.listForProject(projectId)).map(presentEvent);
+    expect(events.filter((event) => event.actor.client?.name === 'SDK 1.x app').map((event) => event.type)).toEqual(
+      expect.arrayContaining(['task.created', 'comment.created', 'baseline.saved']),
+    );
   }, 60_000);
 
-  it('2.x pinned to 2026-07-28: the same flow, the authorization response checked by the client (iss), then tools', async () => {
+  it('2.x pinned to 2026-07-28: the same flow, the authorization response checked by the client (iss), then every tool', async () => {
     const provider = new RememberingProvider('SDK 2.x app');
     const url = new URL(`${server.url}/mcp`);
     const options = { versionNegotiation: { mode: { pin: '2026-07-28' as const } } };
@@ -97,9 +122,7 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
     const client = new ModernClient({ name: 'oauth-2x', version: '2.0.0' }, options);
     await client.connect(transport);
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
-    const result = (await client.callTool({ name: 'list_projects', arguments: {} })) as { isError?: boolean; structuredContent?: { projects: unknown[] } };
-    expect(result.isError).toBeFalsy();
-    expect(result.structuredContent?.projects).toEqual([]);
+    await callEveryTool(client, '2.x');
     await client.close();
   }, 60_000);
 });
