@@ -6,7 +6,7 @@ const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
 
-const adapters = ['http', 'cli', 'mcp', 'oauth', 'webhooks'];
+const adapters = ['http', 'cli', 'mcp', 'oauth', 'webhooks', 'web-app'];
 const adapterRule = (self) =>
   restrict(
     adapters
@@ -31,7 +31,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['packages/*/src/**/*.ts'],
+    files: ['packages/*/src/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-syntax': [
         'error',
@@ -51,6 +51,14 @@ export default tseslint.config(
       { regex: '^(?!\\.{1,2}/|zod$)', message: 'the contract imports only zod' },
     ]),
   },
+  {
+    // The web app runs in the browser: it shares the API's types (contract) and, later, the
+    // engine; never the server's code.
+    files: ['packages/web/src/**/*.{ts,tsx}'],
+    rules: restrict([
+      { group: ['@gantry/server', '@gantry/server/*', '**/server/src/*', 'node:*'], message: 'the web app reaches the server through the REST API only (@gantry/contract for its types)' },
+    ]),
+  },
   // domain/ has a webhooks/ folder of its own, so adapters are told apart by depth.
   ...[
     ['packages/server/src/domain/*.ts', '\\.\\./'],
@@ -59,7 +67,7 @@ export default tseslint.config(
     files: [files],
     rules: restrict([
       { group: ['fastify', 'kysely', 'better-sqlite3', 'pg', 'undici', 'nodemailer'], message: 'domain/ is framework- and driver-free; use the store interface' },
-      { regex: `^${up}(http|cli|mcp|oauth|webhooks)(/|$)`, message: 'domain/ never imports adapters' },
+      { regex: `^${up}(http|cli|mcp|oauth|webhooks|web-app)(/|$)`, message: 'domain/ never imports adapters' },
       { group: ['**/store/*', '!**/store/store.js'], message: 'domain/ uses only the store interface (store/store.ts)' },
     ]),
   })),

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/test-server.js';
+import { webAppPages } from '../../src/web-app/routes.js';
 
 type Operation = {
   operationId: string;
@@ -116,11 +117,14 @@ describe('OpenAPI document', () => {
 
     // The OAuth endpoints follow their RFCs (form bodies, OAuth errors) and are described by the
     // authorization server's metadata and the oauth2 security scheme, not as operations; the
-    // MCP endpoint speaks JSON-RPC (docs/mcp.md).
+    // MCP endpoint speaks JSON-RPC (docs/mcp.md); the web app's pages and assets are HTML and
+    // files (the API has no wildcard routes: those are the web app's).
+    for (const page of webAppPages) expect(server.app.hasRoute({ method: 'GET', url: page }), page).toBe(true);
+    const webApp = (path: string) => webAppPages.includes(path) || path.endsWith('*');
     const oauthProtocol = /^\/(oauth\/|api\/oauth\/|\.well-known\/|(api|mcp)\/\.well-known\/)/;
     expect(registered).toContainEqual({ method: 'POST', path: '/mcp' });
     const undocumented = registered.filter(({ method, path }) => {
-      if (path === '/healthz' || path === '/api/openapi.json' || oauthProtocol.test(path) || path === '/mcp') return false;
+      if (path === '/healthz' || path === '/api/openapi.json' || oauthProtocol.test(path) || path === '/mcp' || webApp(path)) return false;
       const item = doc.paths[path];
       // HEAD is served implicitly for every GET.
       if (method === 'HEAD') return !item?.get;

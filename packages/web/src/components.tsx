@@ -1,0 +1,35 @@
+import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+
+/** A labelled input with the API's message for it, announced to screen readers. */
+export function Field({ label, error, ...input }: { label: string; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
+  const id = useId();
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input id={id} aria-invalid={error ? true : undefined} aria-describedby={error ? `${id}-error` : undefined} {...input} />
+      {error && (
+        <p id={`${id}-error`} className="field-error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+export function Alert({ children, kind = 'error' }: { children: ReactNode; kind?: 'error' | 'info' }) {
+  return (
+    <p className={`alert alert-${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {children}
+    </p>
+  );
+}
+
+/** The centred card of the pages before sign-in. */
+export function Card({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <main className="card">
+      <h1>{title}</h1>
+      {children}
+    </main>
+  );
+}

@@ -1,0 +1,51 @@
+import { useEffect, useRef, useState } from 'react';
+import { describeError } from './api';
+import { Alert, Field } from './components';
+
+/**
+ * Deletion asks the person to type what is deleted (its key), as the API requires it in
+ * `confirm`: nothing is deleted by a stray click.
+ */
+export function ConfirmDeletion({ title, explanation, expected, onConfirm, onClose }: { title: string; explanation: string; expected: string; onConfirm: () => Promise<void>; onClose: () => void }) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    dialog.current?.showModal();
+  }, []);
+  const confirm = async () => {
+    setBusy(true);
+    try {
+      await onConfirm();
+      onClose();
+    } catch (caught) {
+      setError(describeError(caught));
+      setBusy(false);
+    }
+  };
+  return (
+    <dialog ref={dialog} className="confirm" onClose={onClose} aria-labelledby="confirm-title">
+      <form
+        method="dialog"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void confirm();
+        }}
+      >
+        <h2 id="confirm-title">{title}</h2>
+        <p>{explanation}</p>
+        {error && <Alert>{error}</Alert>}
+        <Field label={`Type ${expected} to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoFocus />
+        <div className="actions">
+          <button type="submit" className="danger" disabled={busy || typed.trim().toUpperCase() !== expected.toUpperCase()}>
+            Delete
+          </button>
+          <button type="button" className="secondary" onClick={onClose}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

@@ -1,0 +1,278 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { formatDate, formatDay, formatDays } from '../format';
+import type { Dependency, PlanTask } from '../types';
+import type { Row } from './outline';
+import { dayInMs, ticks, type TimeScale } from './time-scale';
+
+export const rowHeight = 32;
+const headerHeight = 40;
+const gridWidth = 460;
+const barInset = 8;
+
+export interface BaselineSpan {
+  startAt: string | null;
+  finishAt: string | null;
+}
+
+export interface GanttProps {
+  rows: Row[];
+  dependencies: readonly Dependency[];
+  scale: TimeScale;
+  nowMs: number;
+  selectedId: string | null;
+  collapsed: ReadonlySet<string>;
+  baseline: ReadonlyMap<string, BaselineSpan> | null;
+  /** Whether the person may edit (drags and links). */
+  editable: boolean;
+  onSelect(taskId: string): void;
+  onOpen(taskId: string): void;
+  onToggle(taskId: string): void;
+  onDelete(taskId: string): void;
+  /** A bar dragged by whole days: the task should start no earlier than the new start. */
+  onMove(task: PlanTask, newStartMs: number): void;
+  /** A bar's end dragged by whole days. */
+  onResize(task: PlanTask, newFinishMs: number): void;
+  onLink(predecessorId: string, successorId: string): void;
+}
+
+type Drag =
+  | { kind: 'move' | 'resize'; task: PlanTask; fromX: number; dx: number }
+  | { kind: 'link'; task: PlanTask; x: number; y: number };
+
+/** Pixels to whole days at the scale (drags snap to days). */
+function snappedDays(scale: TimeScale, dx: number): number {
+  return Math.round((scale.at(dx) - scale.at(0)) / dayInMs);
+}
+
+function arrowPath(dependency: Dependency, from: { x0: number; x1: number; y: number }, to: { x0: number; x1: number; y: number }): string {
+  const startAtFinish = dependency.type === 'FS' || dependency.type === 'FF';
+  const endAtStart = dependency.type === 'FS' || dependency.type === 'SS';
+  const sx = startAtFinish ? from.x1 : from.x0;
+  const ex = endAtStart ? to.x0 : to.x1;
+  const out = startAtFinish ? 8 : -8;
+  const into = endAtStart ? -8 : 8;
+  const midY = to.y > from.y ? to.y - rowHeight / 2 + 4 : to.y + rowHeight / 2 - 4;
+  const tip = endAtStart ? -5 : 5;
+  return `M${sx},${from.y} h${out} V${midY} H${ex + into} V${to.y} H${ex} m${tip},-4 l${-tip},4 l${tip},4`;
+}
+
+/**
+ * The task grid and the timeline side by side, both virtualised: only the rows on screen
+ * (and the header cells and links that touch them) are in the page, so 10,000 tasks
+ * scroll like 10.
+ */
+export function GanttChart(props: GanttProps) {
+  const { rows, scale } = props;
+  const scroller = useRef<HTMLDivElement>(null);
+  const [view, setView] = useState({ left: 0, width: 1200 });
+  const [drag, setDrag] = useState<Drag | null>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
+  const items = virtualizer.getVirtualItems();
+
+  const rowIndex = useMemo(() => new Map(rows.map((row, index) => [row.task.id, index])), [rows]);
+  const linksByTask = useMemo(() => {
+    const byTask = new Map<string, Dependency[]>();
+    for (const dependency of props.dependencies) {
+      for (const id of [dependency.predecessorId, dependency.successorId]) {
+        const list = byTask.get(id);
+        if (list) list.push(dependency);
+        else byTask.set(id, [dependency]);
+      }
+    }
+    return byTask;
+  }, [props.dependencies]);
+
+  const span = (task: PlanTask) => {
+    const x0 = task.startAt ? scale.x(task.startAt) : 0;
+    const x1 = task.finishAt ? scale.x(task.finishAt) : x0;
+    return { x0, x1: Math.max(x1, x0 + (task.type === 'milestone' ? 0 : 2)) };
+  };
+  const shifted = (task: PlanTask) => {
+    const { x0, x1 } = span(task);
+    if (!drag || drag.kind === 'link' || drag.task.id !== task.id) return { x0, x1 };
+    const dx = snappedDays(scale, drag.dx) * (scale.x(dayInMs + scale.originMs) - scale.x(scale.originMs));
+    return drag.kind === 'move' ? { x0: x0 + dx, x1: x1 + dx } : { x0, x1: Math.max(x0 + 2, x1 + dx) };
+  };
+
+  const visible = new Set(items.map((item) => rows[item.index]!.task.id));
+  const arrows: { id: string; d: string; critical: boolean }[] = [];
+  const drawn = new Set<string>();
+  for (const id of visible) {
+    for (const dependency of linksByTask.get(id) ?? []) {
+      if (drawn.has(dependency.id)) continue;
+      drawn.add(dependency.id);
+      const fromIndex = rowIndex.get(dependency.predecessorId);
+      const toIndex = rowIndex.get(dependency.successorId);
+      if (fromIndex === undefined || toIndex === undefined) continue;
+      const from = rows[fromIndex]!.task;
+      const to = rows[toIndex]!.task;
+      arrows.push({
+        id: dependency.id,
+        d: arrowPath(dependency, { ...shifted(from), y: fromIndex * rowHeight + rowHeight / 2 }, { ...shifted(to), y: toIndex * rowHeight + rowHeight / 2 }),
+        critical: from.isCritical && to.isCritical,
+      });
+    }
+  }
+
+  const startDrag = (event: ReactPointerEvent, kind: 'move' | 'resize' | 'link', task: PlanTask) => {
+    if (!props.editable || event.button !== 0) return;
+    event.stopPropagation();
+    (event.currentTarget as Element).setPointerCapture(event.pointerId);
+    props.onSelect(task.id);
+    setDrag(kind === 'link' ? { kind, task, x: event.clientX, y: event.clientY } : { kind, task, fromX: event.clientX, dx: 0 });
+  };
+  const moveDrag = (event: ReactPointerEvent) => {
+    if (!drag) return;
+    setDrag(drag.kind === 'link' ? { ...drag, x: event.clientX, y: event.clientY } : { ...drag, dx: event.clientX - drag.fromX });
+  };
+  const endDrag = (event: ReactPointerEvent) => {
+    if (!drag) return;
+    setDrag(null);
+    if (drag.kind === 'link') {
+      const target = document.elementsFromPoint(event.clientX, event.clientY).find((element) => element instanceof HTMLElement && element.dataset.taskId);
+      const successorId = (target as HTMLElement | undefined)?.dataset.taskId;
+      if (successorId && successorId !== drag.task.id) props.onLink(drag.task.id, successorId);
+      return;
+    }
+    const days = snappedDays(scale, drag.dx);
+    if (days === 0 || !drag.task.startAt || !drag.task.finishAt) return;
+    if (drag.kind === 'move') props.onMove(drag.task, Date.parse(drag.task.startAt) + days * dayInMs);
+    else props.onResize(drag.task, Date.parse(drag.task.finishAt) + days * dayInMs);
+  };
+
+  const onKeyDown = (event: KeyboardEvent) => {
+    const index = props.selectedId ? (rowIndex.get(props.selectedId) ?? -1) : -1;
+    const select = (next: number) => {
+      const row = rows[Math.max(0, Math.min(rows.length - 1, next))];
+      if (!row) return;
+      event.preventDefault();
+      props.onSelect(row.task.id);
+      virtualizer.scrollToIndex(rows.indexOf(row));
+    };
+    if (event.key === 'ArrowDown') select(index + 1);
+    else if (event.key === 'ArrowUp') select(index - 1);
+    else if (event.key === 'Home') select(0);
+    else if (event.key === 'End') select(rows.length - 1);
+    else if (props.selectedId && event.key === 'Enter') props.onOpen(props.selectedId);
+    else if (props.selectedId && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && rows[index]?.hasChildren) {
+      const isCollapsed = props.collapsed.has(props.selectedId);
+      if ((event.key === 'ArrowLeft') !== isCollapsed) props.onToggle(props.selectedId);
+    } else if (props.selectedId && props.editable && event.key === 'Delete') props.onDelete(props.selectedId);
+  };
+
+  const totalHeight = rows.length * rowHeight;
+  const header = ticks(scale, view.left - gridWidth, view.left + view.width);
+  const nowX = scale.x(props.nowMs);
+  const scrollerRect = scroller.current?.getBoundingClientRect();
+
+  return (
+    <div
+      ref={scroller}
+      className="gantt"
+      role="grid"
+      aria-label="Tasks and timeline"
+      aria-rowcount={rows.length}
+      tabIndex={0}
+      onKeyDown={onKeyDown}
+      onScroll={(event) => setView({ left: event.currentTarget.scrollLeft, width: event.currentTarget.clientWidth })}
+      onPointerMove={moveDrag}
+      onPointerUp={endDrag}
+      onPointerCancel={() => setDrag(null)}
+    >
+      <div className="gantt-canvas" style={{ width: gridWidth + scale.width, height: headerHeight + totalHeight }}>
+        <div className="gantt-header" role="row" style={{ height: headerHeight }}>
+          <div className="grid-cells grid-header" role="presentation">
+            <span role="columnheader" className="col-key">Key</span>
+            <span role="columnheader" className="col-name">Task</span>
+            <span role="columnheader" className="col-duration">Duration</span>
+            <span role="columnheader" className="col-date">Start</span>
+            <span role="columnheader" className="col-date">Finish</span>
+          </div>
+          <div className="scale" style={{ left: gridWidth }} aria-hidden="true">
+            {header.map((tick) => (
+              <span key={tick.x} className={tick.weekend ? 'tick weekend' : 'tick'} style={{ left: tick.x, width: tick.width }}>
+                {tick.label}
+              </span>
+            ))}
+          </div>
+        </div>
+        <div className="gantt-body" style={{ top: headerHeight, height: totalHeight }}>
+          {nowX >= 0 && nowX <= scale.width && <div className="today" style={{ left: gridWidth + nowX, height: totalHeight }} title="Today" />}
+          <svg className="links" style={{ left: gridWidth }} width={scale.width} height={totalHeight} aria-hidden="true">
+            {arrows.map((arrow) => (
+              <path key={arrow.id} d={arrow.d} className={arrow.critical ? 'link critical' : 'link'} />
+            ))}
+            {drag?.kind === 'link' && scrollerRect && (
+              <line
+                className="link-draft"
+                x1={shifted(drag.task).x1}
+                y1={(rowIndex.get(drag.task.id) ?? 0) * rowHeight + rowHeight / 2}
+                x2={drag.x - scrollerRect.left + view.left - gridWidth}
+                y2={drag.y - scrollerRect.top + (scroller.current?.scrollTop ?? 0) - headerHeight}
+              />
+            )}
+          </svg>
+          {items.map((item) => {
+            const { task, depth, hasChildren } = rows[item.index]!;
+            const selected = task.id === props.selectedId;
+            const { x0, x1 } = shifted(task);
+            const planned = props.baseline?.get(task.id);
+            return (
+              <div
+                key={task.id}
+                role="row"
+                aria-rowindex={item.index + 1}
+                aria-selected={selected}
+                className={`gantt-row${selected ? ' selected' : ''}`}
+                style={{ top: item.start, height: rowHeight }}
+                onClick={() => props.onSelect(task.id)}
+                onDoubleClick={() => props.onOpen(task.id)}
+              >
+                <div className="grid-cells" role="presentation">
+                  <span role="gridcell" className="col-key">{task.key}</span>
+                  <span role="gridcell" className="col-name" style={{ paddingLeft: 8 + depth * 16 }}>
+                    {hasChildren ? (
+                      <button type="button" className="toggle" aria-expanded={!props.collapsed.has(task.id)} aria-label={`${props.collapsed.has(task.id) ? 'Expand' : 'Collapse'} ${task.name}`} onClick={(event) => { event.stopPropagation(); props.onToggle(task.id); }}>
+                        {props.collapsed.has(task.id) ? '▸' : '▾'}
+                      </button>
+                    ) : (
+                      <span className="toggle" />
+                    )}
+                    <span className={task.type === 'summary' ? 'summary-name' : undefined}>{task.name}</span>
+                  </span>
+                  <span role="gridcell" className="col-duration">{formatDays(task.durationMin)}</span>
+                  <span role="gridcell" className="col-date">{formatDay(task.startAt)}</span>
+                  <span role="gridcell" className="col-date">{formatDay(task.finishAt)}</span>
+                </div>
+                <div className="bar-lane" style={{ left: gridWidth }}>
+                  {planned?.startAt && planned.finishAt && (
+                    <div className="baseline-bar" style={{ left: scale.x(planned.startAt), width: Math.max(2, scale.x(planned.finishAt) - scale.x(planned.startAt)) }} title={`Baseline: ${formatDate(planned.startAt)} – ${formatDate(planned.finishAt)}`} />
+                  )}
+                  {task.startAt &&
+                    (task.type === 'milestone' ? (
+                      <div data-task-id={task.id} className={`milestone${task.isCritical ? ' critical' : ''}`} style={{ left: x0 - 7, top: barInset }} title={`${task.name}: ${formatDate(task.startAt)}`} onPointerDown={(event) => startDrag(event, 'move', task)} />
+                    ) : (
+                      <div
+                        data-task-id={task.id}
+                        className={`bar ${task.type === 'summary' ? 'summary' : 'task'}${task.isCritical ? ' critical' : ''}`}
+                        style={{ left: x0, width: x1 - x0, top: barInset, height: rowHeight - 2 * barInset }}
+                        title={`${task.name}: ${formatDate(task.startAt)} – ${formatDate(task.finishAt)}${task.isCritical ? ' (critical)' : ''}`}
+                        onPointerDown={task.type === 'summary' ? undefined : (event) => startDrag(event, 'move', task)}
+                      >
+                        {task.type !== 'summary' && <div className="progress" style={{ width: `${task.progressPct}%` }} />}
+                        {task.type !== 'summary' && props.editable && <div className="resize-handle" aria-hidden="true" onPointerDown={(event) => startDrag(event, 'resize', task)} />}
+                      </div>
+                    ))}
+                  {task.startAt && props.editable && (
+                    <div className="link-handle" style={{ left: x1 + 4, top: rowHeight / 2 - 5 }} title={`Drag to a task to link it after ${task.name}`} onPointerDown={(event) => startDrag(event, 'link', task)} />
+                  )}
+                </div>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+    </div>
+  );
+}

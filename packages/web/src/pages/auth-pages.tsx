@@ -1,0 +1,156 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { api, ApiError, describeError } from '../api';
+import { Alert, Card, Field } from '../components';
+import { useSession, type SessionAnswer } from '../session';
+
+/** Runs a form's call, keeping what it refused for the fields to show. */
+function useSubmit<T>(call: () => Promise<T>, done: (answer: T) => void) {
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      done(await call());
+    } catch (caught) {
+      setError(caught);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const fieldError = (path: string) => (error instanceof ApiError ? error.field(path) : undefined);
+  const message = error instanceof ApiError && error.fields.length > 0 ? null : error ? describeError(error) : null;
+  return { onSubmit, busy, fieldError, message };
+}
+
+export function SignInPage() {
+  const { started } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const form = useSubmit(
+    () => api<SessionAnswer>('POST', '/api/auth/session', { email, password }),
+    (answer) => {
+      started(answer);
+      void navigate(params.get('next') ?? '/');
+    },
+  );
+  return (
+    <Card title="Sign in to Gantry">
+      <form onSubmit={form.onSubmit}>
+        {form.message && <Alert>{form.message}</Alert>}
+        <Field label="E-mail" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError('email')} />
+        <Field label="Password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} error={form.fieldError('password')} />
+        <button type="submit" disabled={form.busy}>
+          Sign in
+        </button>
+      </form>
+      <p className="muted">
+        <Link to="/sign-up">Create an account</Link> · <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+    </Card>
+  );
+}
+
+export function SignUpPage() {
+  const [name, setName] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [sent, setSent] = useState(false);
+  const locale = navigator.language.split('-')[0] ?? 'en';
+  const form = useSubmit(() => api('POST', '/api/auth/signup', { name, email, password, locale }), () => setSent(true));
+  if (sent) {
+    return (
+      <Card title="Check your e-mail">
+        <Alert kind="info">We sent a link to {email}. Open it to verify your address and start planning.</Alert>
+      </Card>
+    );
+  }
+  return (
+    <Card title="Create your Gantry account">
+      <form onSubmit={form.onSubmit}>
+        {form.message && <Alert>{form.message}</Alert>}
+        <Field label="Name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={form.fieldError('name')} />
+        <Field label="E-mail" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError('email')} />
+        <Field label="Password (at least 10 characters)" type="password" autoComplete="new-password" required minLength={10} value={password} onChange={(e) => setPassword(e.target.value)} error={form.fieldError('password')} />
+        <button type="submit" disabled={form.busy}>
+          Create account
+        </button>
+      </form>
+      <p className="muted">
+        Already have an account? <Link to="/sign-in">Sign in</Link>
+      </p>
+    </Card>
+  );
+}
+
+/** The link of the verification e-mail: verifies the address and signs the person in. */
+export function VerifyEmailPage() {
+  const { started } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [error, setError] = useState<string | null>(null);
+  const asked = useRef(false);
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    api<SessionAnswer>('POST', '/api/auth/verify-email', { token: params.get('token') ?? '' }).then(
+      (answer) => {
+        started(answer);
+        void navigate('/', { replace: true });
+      },
+      (caught: unknown) => setError(describeError(caught)),
+    );
+  }, [params, started, navigate]);
+  return <Card title="Verifying your e-mail">{error ? <Alert>This link cannot be used: {error}</Alert> : <p>One moment…</p>}</Card>;
+}
+
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [sent, setSent] = useState(false);
+  const form = useSubmit(() => api('POST', '/api/auth/password-reset', { email }), () => setSent(true));
+  return (
+    <Card title="Reset your password">
+      {sent ? (
+        <Alert kind="info">If {email} has an account, a link to choose a new password is on its way.</Alert>
+      ) : (
+        <form onSubmit={form.onSubmit}>
+          {form.message && <Alert>{form.message}</Alert>}
+          <Field label="E-mail" type="email" autoComplete="email" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError('email')} />
+          <button type="submit" disabled={form.busy}>
+            Send the link
+          </button>
+        </form>
+      )}
+    </Card>
+  );
+}
+
+export function ResetPasswordPage() {
+  const { started } = useSession();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [password, setPassword] = useState('');
+  const form = useSubmit(
+    () => api<SessionAnswer>('POST', '/api/auth/password-reset/complete', { token: params.get('token') ?? '', password }),
+    (answer) => {
+      started(answer);
+      void navigate('/', { replace: true });
+    },
+  );
+  return (
+    <Card title="Choose a new password">
+      <form onSubmit={form.onSubmit}>
+        {form.message && <Alert>{form.message}</Alert>}
+        {form.fieldError('token') && <Alert>This link cannot be used: {form.fieldError('token')}</Alert>}
+        <Field label="New password (at least 10 characters)" type="password" autoComplete="new-password" required minLength={10} value={password} onChange={(e) => setPassword(e.target.value)} error={form.fieldError('password')} />
+        <button type="submit" disabled={form.busy}>
+          Save and sign in
+        </button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,276 @@
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { api, describeError } from '../api';
+import { Alert } from '../components';
+import { ConfirmDeletion } from '../confirm-dialog';
+import { formatDate, minutesPerDay } from '../format';
+import { GanttChart, type BaselineSpan } from '../gantt/gantt-chart';
+import { mergeWrite, outlineRows } from '../gantt/outline';
+import { TaskDrawer } from '../gantt/task-drawer';
+import { timeScale, workingDaysBetween, type Zoom } from '../gantt/time-scale';
+import { useSession } from '../session';
+import type { Conflict, Dependency, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
+
+/** The last change, and how to take it back. */
+interface Undoable {
+  label: string;
+  undo(): Promise<WriteResult>;
+}
+
+/** The values a patch would overwrite: the patch that restores them. */
+function inverseOf(task: PlanTask, patch: TaskPatch): TaskPatch {
+  const inverse: Record<string, unknown> = {};
+  for (const field of Object.keys(patch)) inverse[field] = task[field as keyof PlanTask];
+  return inverse as TaskPatch;
+}
+
+export function ProjectPage() {
+  const { projectId = '', taskId } = useParams();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const [plan, setPlan] = useState<FullProject | null>(null);
+  const [members, setMembers] = useState<Member[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [conflicts, setConflicts] = useState<Conflict[]>([]);
+  const [zoom, setZoom] = useState<Zoom>('week');
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const [selectedId, setSelectedId] = useState<string | null>(taskId ?? null);
+  const [baselineId, setBaselineId] = useState<string>('');
+  const [lastChange, setLastChange] = useState<Undoable | null>(null);
+  const [deleting, setDeleting] = useState<PlanTask | null>(null);
+  const [newName, setNewName] = useState('');
+  const [newDays, setNewDays] = useState('1');
+  const [asSubtask, setAsSubtask] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const [full, list] = await Promise.all([api<FullProject>('GET', `/api/projects/${projectId}`), api<{ members: Member[] }>('GET', `/api/projects/${projectId}/members`)]);
+      setPlan(full);
+      setMembers(list.members);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  }, [projectId]);
+  useEffect(() => void load(), [load]);
+  useEffect(() => setSelectedId((current) => taskId ?? current), [taskId]);
+
+  const role = members.find((member) => member.userId === user?.id)?.role;
+  const editable = role === 'owner' || role === 'editor';
+  const tasksById = useMemo(() => new Map((plan?.tasks ?? []).map((task) => [task.id, task])), [plan]);
+  const rows = useMemo(() => outlineRows(plan?.tasks ?? [], collapsed), [plan, collapsed]);
+  const scale = useMemo(() => {
+    const starts = (plan?.tasks ?? []).flatMap((task) => (task.startAt ? [Date.parse(task.startAt)] : []));
+    const finishes = (plan?.tasks ?? []).flatMap((task) => (task.finishAt ? [Date.parse(task.finishAt)] : []));
+    const projectStart = Date.parse(`${plan?.project.startDate ?? new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    return timeScale(zoom, Math.min(projectStart, ...starts), Math.max(projectStart, ...finishes));
+  }, [plan, zoom]);
+  const baseline = useMemo(() => {
+    const chosen = plan?.baselines.find((saved) => saved.id === baselineId);
+    return chosen ? new Map<string, BaselineSpan>(chosen.tasks.map((saved) => [saved.taskId, saved])) : null;
+  }, [plan, baselineId]);
+
+  /** Runs a write, merges what the scheduler answered into the plan, and keeps its undo. */
+  const write = async (call: () => Promise<WriteResult>, undo?: Undoable) => {
+    setError(null);
+    try {
+      const result = await call();
+      setPlan((current) =>
+        current && {
+          ...current,
+          tasks: mergeWrite(current.tasks, result.tasks, result.deletedTaskIds),
+          dependencies: mergeWrite(current.dependencies, result.dependencies, result.deletedDependencyIds),
+        },
+      );
+      setConflicts(result.conflicts);
+      setLastChange(undo ?? null);
+      return result;
+    } catch (caught) {
+      setError(describeError(caught));
+      throw caught;
+    }
+  };
+
+  const patchTask = (task: PlanTask, patch: TaskPatch, label: string) => {
+    const inverse = inverseOf(task, patch);
+    return write(() => api<WriteResult>('PATCH', `/api/projects/${projectId}/tasks/${task.id}`, patch), {
+      label,
+      undo: () => api<WriteResult>('PATCH', `/api/projects/${projectId}/tasks/${task.id}`, inverse),
+    });
+  };
+
+  const link = (predecessorId: string, successorId: string) =>
+    void write(() => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, type: 'FS' })).then(
+      (result) => {
+        const created = result.dependencies.find((dependency) => dependency.predecessorId === predecessorId && dependency.successorId === successorId);
+        if (created) setLastChange({ label: 'link', undo: () => api<WriteResult>('DELETE', `/api/projects/${projectId}/dependencies/${created.id}`) });
+      },
+      () => undefined,
+    );
+
+  const unlink = async (dependency: Dependency) => {
+    const { predecessorId, successorId, type, lagMin } = dependency;
+    await write(() => api<WriteResult>('DELETE', `/api/projects/${projectId}/dependencies/${dependency.id}`), {
+      label: 'remove link',
+      undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, type, lagMin }),
+    });
+  };
+
+  const addTask = async (event: FormEvent) => {
+    event.preventDefault();
+    const parentId = asSubtask && selectedId ? selectedId : undefined;
+    const result = await write(() => api<WriteResult>('POST', `/api/projects/${projectId}/tasks`, { name: newName, durationMin: Math.round(Number(newDays) * minutesPerDay), parentId })).catch(() => null);
+    if (!result) return;
+    setNewName('');
+    const created = result.tasks.find((task) => !tasksById.has(task.id));
+    if (created) setSelectedId(created.id);
+  };
+
+  const saveBaseline = async () => {
+    try {
+      const { baseline: saved } = await api<{ baseline: { id: string } }>('POST', `/api/projects/${projectId}/baseline`, {});
+      await load();
+      setBaselineId(saved.id);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+
+  if (error && !plan) return <main className="page"><Alert>{error}</Alert><Link to="/">Back to projects</Link></main>;
+  if (!plan) return <p className="loading">Loading…</p>;
+  const opened = taskId ? tasksById.get(taskId) : undefined;
+  const selected = selectedId ? tasksById.get(selectedId) : undefined;
+
+  return (
+    <main className="project">
+      <div className="project-bar">
+        <h1>
+          <span className="muted">{plan.project.key}</span> {plan.project.name}
+        </h1>
+        <span className="muted">
+          {formatDate(`${plan.project.startDate}T00:00:00Z`)} · {plan.tasks.length} tasks
+        </span>
+        <div className="toolbar" role="toolbar" aria-label="Chart">
+          <label>
+            Zoom{' '}
+            <select value={zoom} onChange={(event) => setZoom(event.target.value as Zoom)}>
+              <option value="day">Days</option>
+              <option value="week">Weeks</option>
+              <option value="month">Months</option>
+            </select>
+          </label>
+          <label>
+            Baseline{' '}
+            <select value={baselineId} onChange={(event) => setBaselineId(event.target.value)}>
+              <option value="">None</option>
+              {plan.baselines.map((saved) => (
+                <option key={saved.id} value={saved.id}>
+                  {saved.name} ({formatDate(saved.capturedAt)})
+                </option>
+              ))}
+            </select>
+          </label>
+          {editable && (
+            <button type="button" className="secondary" onClick={() => void saveBaseline()}>
+              Save baseline
+            </button>
+          )}
+          {lastChange && (
+            <button type="button" className="secondary" onClick={() => void write(lastChange.undo).catch(() => undefined)}>
+              Undo {lastChange.label}
+            </button>
+          )}
+        </div>
+      </div>
+      {error && <Alert>{error}</Alert>}
+      {conflicts.length > 0 && (
+        <section className="conflicts" aria-label="Conflicts">
+          <h2>Conflicts the scheduler kept</h2>
+          <ul>
+            {conflicts.map((conflict, index) => (
+              <li key={index}>
+                <button type="button" className="link" onClick={() => setSelectedId(conflict.taskId)}>
+                  {tasksById.get(conflict.taskId)?.key}
+                </button>{' '}
+                {conflict.message}
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {editable && (
+        <form className="inline-form" onSubmit={addTask} aria-label="New task">
+          <label className="visually-hidden" htmlFor="new-task-name">New task</label>
+          <input id="new-task-name" placeholder="New task name" required value={newName} onChange={(event) => setNewName(event.target.value)} />
+          <label htmlFor="new-task-days">Days</label>
+          <input id="new-task-days" type="number" min={0} step={0.5} className="narrow" value={newDays} onChange={(event) => setNewDays(event.target.value)} />
+          <label className="check">
+            <input type="checkbox" checked={asSubtask} disabled={!selected} onChange={(event) => setAsSubtask(event.target.checked)} /> under {selected ? selected.key : 'the selected task'}
+          </label>
+          <button type="submit">Add task</button>
+        </form>
+      )}
+      <div className="workspace">
+        {plan.tasks.length === 0 ? (
+          <p className="empty">No tasks yet: add the first one above.</p>
+        ) : (
+          <GanttChart
+            rows={rows}
+            dependencies={plan.dependencies}
+            scale={scale}
+            nowMs={Date.now()}
+            selectedId={selectedId}
+            collapsed={collapsed}
+            baseline={baseline}
+            editable={editable}
+            onSelect={setSelectedId}
+            onOpen={(id) => void navigate(`/projects/${projectId}/tasks/${id}`)}
+            onToggle={(id) => setCollapsed((current) => {
+              const next = new Set(current);
+              if (!next.delete(id)) next.add(id);
+              return next;
+            })}
+            onDelete={(id) => setDeleting(tasksById.get(id) ?? null)}
+            // A move becomes a "start no earlier than" constraint, as Microsoft Project does.
+            onMove={(task, startMs) => void patchTask(task, { constraintKind: 'start_no_earlier_than', constraintDate: new Date(startMs).toISOString() }, 'move').catch(() => undefined)}
+            onResize={(task, finishMs) => {
+              const days = workingDaysBetween(Date.parse(task.finishAt!), finishMs);
+              void patchTask(task, { durationMin: Math.max(0, task.durationMin + days * minutesPerDay) }, 'resize').catch(() => undefined);
+            }}
+            onLink={link}
+          />
+        )}
+        {opened && (
+          <TaskDrawer
+            key={opened.id}
+            projectId={projectId}
+            task={opened}
+            tasksById={tasksById}
+            dependencies={plan.dependencies}
+            members={members}
+            editable={editable}
+            onSave={async (patch) => void (await patchTask(opened, patch, 'edit'))}
+            onUnlink={unlink}
+            onDelete={() => setDeleting(opened)}
+            onClose={() => void navigate(`/projects/${projectId}`)}
+          />
+        )}
+      </div>
+      {deleting && (
+        <ConfirmDeletion
+          title={`Delete ${deleting.key} ${deleting.name}?`}
+          explanation={
+            rows.some((row) => row.task.parentId === deleting.id) || plan.tasks.some((task) => task.parentId === deleting.id)
+              ? 'The task, all its subtasks, their links and comments are deleted. This cannot be undone.'
+              : 'The task, its links and comments are deleted. This cannot be undone.'
+          }
+          expected={deleting.key}
+          onConfirm={async () => {
+            await write(() => api<WriteResult>('DELETE', `/api/projects/${projectId}/tasks/${deleting.id}?confirm=${encodeURIComponent(deleting.key)}`));
+            if (taskId === deleting.id) void navigate(`/projects/${projectId}`);
+          }}
+          onClose={() => setDeleting(null)}
+        />
+      )}
+    </main>
+  );
+}

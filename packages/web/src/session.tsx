@@ -1,0 +1,52 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { api, ApiError, setCsrfToken } from './api';
+import type { User } from './types';
+
+interface SessionAnswer {
+  user: User;
+  csrfToken: string;
+}
+
+interface SessionState {
+  /** Undefined while the first answer is awaited; null when nobody is signed in. */
+  user: User | null | undefined;
+  /** Keeps what a sign-in, verification or reset answered. */
+  started(answer: SessionAnswer): void;
+  signOut(): Promise<void>;
+  replaceUser(user: User): void;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [user, setUser] = useState<User | null | undefined>(undefined);
+
+  const started = useCallback((answer: SessionAnswer) => {
+    setCsrfToken(answer.csrfToken);
+    setUser(answer.user);
+  }, []);
+
+  useEffect(() => {
+    api<SessionAnswer>('GET', '/api/auth/session').then(started, (error: unknown) => {
+      if (!(error instanceof ApiError) || error.status !== 401) console.error(error);
+      setUser(null);
+    });
+  }, [started]);
+
+  const signOut = useCallback(async () => {
+    await api('DELETE', '/api/auth/session');
+    setCsrfToken(null);
+    setUser(null);
+  }, []);
+
+  const value = useMemo(() => ({ user, started, signOut, replaceUser: setUser }), [user, started, signOut]);
+  return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): SessionState {
+  const state = useContext(SessionContext);
+  if (!state) throw new Error('useSession outside SessionProvider');
+  return state;
+}
+
+export type { SessionAnswer };
