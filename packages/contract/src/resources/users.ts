@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { Uuid } from '../common.js';
+import { DateTime, DateTimeInput, Uuid } from '../common.js';
+import { limits } from '../limits.js';
 
 export const User = z.object({
   id: Uuid,
@@ -26,3 +27,26 @@ export const OAuthGrant = z.object({
 export type OAuthGrant = z.infer<typeof OAuthGrant>;
 export const OAuthGrantList = z.object({ grants: z.array(OAuthGrant) });
 export const OAuthGrantRevoked = z.object({ id: z.string(), revoked: z.literal(true) });
+
+/** A personal API key as its owner sees it: never the key itself, which is shown once, at creation. */
+export const ApiKey = z.object({
+  id: Uuid,
+  name: z.string().nullable(),
+  prefix: z.string().describe('The first characters of the key (`gnt_AbCd`), to tell keys apart.'),
+  scope: z.enum(['read', 'write']),
+  workspaceId: Uuid.nullable().describe('Set when the key is restricted to one workspace.'),
+  expiresAt: DateTime.nullable(),
+  revokedAt: DateTime.nullable(),
+  createdAt: DateTime,
+  lastUsedAt: DateTime.nullable().describe('The latest call made with the key (from the audit log, written within seconds); null when never used.'),
+});
+export type ApiKey = z.infer<typeof ApiKey>;
+export const ApiKeyCreate = z.object({
+  name: z.string().trim().min(1).max(limits.nameMaxLength).optional(),
+  scope: z.enum(['read', 'write']).describe('`read`, or `write` (which includes read).'),
+  workspaceId: Uuid.nullable().optional().describe('Restrict the key to one workspace of yours.'),
+  expiresAt: DateTimeInput.nullable().optional().describe('When the key stops working; never when omitted.'),
+});
+export const ApiKeyCreated = z.object({ key: z.string().describe('`gnt_…`: shown only in this answer; keep it.'), apiKey: ApiKey });
+export const ApiKeyList = z.object({ apiKeys: z.array(ApiKey).describe('Newest first, revoked and expired ones included.') });
+export const ApiKeyResponse = z.object({ apiKey: ApiKey });

@@ -1,5 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Scope } from '@gantry/contract';
+import type { ApiKey, ApiKeyCreate, Scope } from '@gantry/contract';
+import type { z } from 'zod';
+import type { ApiKeyRow } from '../store/store.js';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
 import { invalid, notFound } from './errors.js';
@@ -32,16 +34,19 @@ export interface CreateApiKeyInput {
   name?: string | null;
 }
 
-/** Issues a key: `gnt_` + 32 random bytes (base64url). Only its digest is stored; the key is returned once, here. */
-export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput): Promise<{ key: string; apiKey: ApiKeyInfo }> {
+/**
+ * Issues a key: `gnt_` + 32 random bytes (base64url). Only its digest is stored; the key
+ * is returned once, here. `expiresField` names the expiry in errors, as the caller took it.
+ */
+export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput, expiresField = 'expires'): Promise<{ key: string; apiKey: ApiKeyInfo }> {
   const scope = parseScope(input.scope);
   const fields = [];
   if (!scope) fields.push({ path: 'scope', message: 'must be read, write, service:read or service:write' });
   let expiresAt: string | null = null;
   if (input.expiresAt) {
     const parsed = new Date(input.expiresAt);
-    if (Number.isNaN(parsed.getTime())) fields.push({ path: 'expires', message: 'must be an ISO 8601 date or date-time' });
-    else if (parsed.toISOString() <= nowIso(ctx)) fields.push({ path: 'expires', message: 'must be in the future (the key would never work)' });
+    if (Number.isNaN(parsed.getTime())) fields.push({ path: expiresField, message: 'must be an ISO 8601 date or date-time' });
+    else if (parsed.toISOString() <= nowIso(ctx)) fields.push({ path: expiresField, message: 'must be in the future (the key would never work)' });
     else expiresAt = parsed.toISOString();
   }
   if (!scope || fields.length > 0) throw invalid(fields);
@@ -84,6 +89,44 @@ export async function revokeApiKey(ctx: DomainContext, id: string): Promise<void
   const found = await ctx.store.q.apiKeys.findById(id);
   if (!found) throw notFound(`API key ${id}`);
   await ctx.store.q.apiKeys.revoke(id, nowIso(ctx));
+}
+
+function presentApiKey(row: ApiKeyRow & { last_used_at: string | null }): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.token_prefix,
+    scope: row.scope,
+    workspaceId: row.workspace_id,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+/** The person's own keys, newest first, each with its latest call. */
+export async function listOwnApiKeys(ctx: DomainContext, actor: Actor): Promise<ApiKey[]> {
+  return (await ctx.store.q.apiKeys.listForUser(actor.userId)).map(presentApiKey);
+}
+
+/** A key for the person themself (the web app's profile); the CLI creates keys for anyone on the machine. */
+export async function createOwnApiKey(ctx: DomainContext, actor: Actor, input: z.output<typeof ApiKeyCreate>): Promise<{ key: string; apiKey: ApiKey }> {
+  const user = await ctx.store.q.users.findById(actor.userId);
+  if (!user) throw notFound('user');
+  const { key, apiKey } = await createApiKey(ctx, { email: user.email, scope: input.scope, workspaceId: input.workspaceId ?? null, expiresAt: input.expiresAt ?? null, name: input.name ?? null }, 'expiresAt');
+  return { key, apiKey: { ...apiKey, revokedAt: null, lastUsedAt: null } };
+}
+
+/** Revokes one of the person's own keys (again: unchanged); anyone else's is 404. */
+export async function revokeOwnApiKey(ctx: DomainContext, actor: Actor, keyId: string): Promise<ApiKey> {
+  const row = (await ctx.store.q.apiKeys.listForUser(actor.userId)).find((key) => key.id === keyId);
+  if (!row) throw notFound(`API key ${keyId}`);
+  if (!row.revoked_at) {
+    row.revoked_at = nowIso(ctx);
+    await ctx.store.q.apiKeys.revoke(keyId, row.revoked_at);
+  }
+  return presentApiKey(row);
 }
 
 /** The actor a presented token acts as, or null when it is unknown, revoked or expired. */

@@ -32,7 +32,7 @@ export function notFound(what = 'resource'): AppError {
   return new AppError('not_found', `${what} not found`);
 }
 
-export type ForbiddenReason = 'insufficient_scope' | 'insufficient_role' | 'workspace_restricted' | 'destructive';
+export type ForbiddenReason = 'insufficient_scope' | 'insufficient_role' | 'workspace_restricted' | 'destructive' | 'session_required';
 
 export function forbidden(reason: ForbiddenReason, message: string): AppError {
   return new AppError('forbidden', message, { reason });

@@ -53,6 +53,16 @@ export function requireScope(actor: Actor, needed: Scope): void {
   }
 }
 
+/**
+ * 403 when the operation is the person's own (`credentials: 'session'`: their keys, their
+ * connected apps, turning a webhook back on) and the actor is an API key or an OAuth app.
+ */
+export function requireCredential(actor: Actor, def: RouteDef): void {
+  if (def.credentials === 'session' && actor.credential.kind !== 'session') {
+    throw forbidden('session_required', 'only the signed-in person can do this, in the web app; API keys and OAuth apps cannot');
+  }
+}
+
 /** Input as an adapter received it, before any validation. */
 export interface RawInput {
   params?: unknown;
@@ -138,6 +148,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export async function perform(ctx: DomainContext, actor: Actor, operation: Operation, raw: RawInput, options: { idempotencyKey?: string; dryRun?: boolean } = {}): Promise<Outcome> {
   const { def } = operation;
   requireScope(actor, def.scope);
+  requireCredential(actor, def);
   const input = parseInput(def, raw);
   if (options.dryRun) return dryRun(ctx, actor, operation, input);
   const { idempotencyKey } = options;

@@ -1,4 +1,5 @@
 import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
+import { createOwnApiKey, listOwnApiKeys, revokeOwnApiKey } from './api-keys.js';
 import { listProjectMembers } from './members.js';
 import { listGrants, revokeGrant } from './oauth-grants.js';
 import { defineOperation, RawJson, WithStatus, type Operation } from './operation.js';
@@ -10,7 +11,7 @@ import type { PlanWriteResult } from './planning/write-plan.js';
 import { createProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
 import { getCurrentUser } from './users.js';
 import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
-import { createWebhook, deleteWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
+import { createWebhook, deleteWebhook, enableWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
 import { listWorkspaces } from './workspaces.js';
 
 /** The write result without the plan the domain worked on. */
@@ -70,4 +71,9 @@ export const operations = {
   pingWebhook: defineOperation(routes.pingWebhook, async (ctx, actor, { params }) => ({ delivery: await pingWebhook(ctx, actor, params.webhookId) })),
   listDeliveries: defineOperation(routes.listDeliveries, (ctx, actor, { params, query }) => listDeliveries(ctx, actor, params.webhookId, query)),
   resendDelivery: defineOperation(routes.resendDelivery, async (ctx, actor, { params }) => ({ delivery: await resendDelivery(ctx, actor, params.webhookId, params.deliveryId) })),
+  enableWebhook: defineOperation(routes.enableWebhook, async (ctx, actor, { params }) => ({ webhook: await enableWebhook(ctx, actor, params.webhookId) })),
+
+  listApiKeys: defineOperation(routes.listApiKeys, async (ctx, actor) => ({ apiKeys: await listOwnApiKeys(ctx, actor) })),
+  createApiKey: defineOperation(routes.createApiKey, (ctx, actor, { body }) => createOwnApiKey(ctx, actor, body)),
+  revokeApiKey: defineOperation(routes.revokeApiKey, async (ctx, actor, { params }) => ({ apiKey: await revokeOwnApiKey(ctx, actor, params.keyId) })),
 } satisfies { [Name in RouteName]: Operation<Routes[Name]> };

@@ -56,11 +56,25 @@ describe('the operation table', () => {
     },
   );
 
-  it.each(all.filter((operation) => operation.def.scope === 'read').map((operation) => [operation.def.operationId, operation] as const))(
+  it.each(all.filter((operation) => operation.def.scope === 'read' && operation.def.credentials !== 'session').map((operation) => [operation.def.operationId, operation] as const))(
     '%s lets a read-scope actor through the scope check',
     async (_name, operation) => {
       const outcome = perform(ctx, reader, operation, { params: {}, query: {}, body: {} }).catch((error: unknown) => error);
       expect(await outcome).not.toMatchObject({ code: 'forbidden' });
+    },
+  );
+
+  it.each(all.filter((operation) => operation.def.credentials === 'session').map((operation) => [operation.def.operationId, operation] as const))(
+    "%s is the person's own: a key or an OAuth app is refused (403 session_required) and nothing is written",
+    async (_name, operation) => {
+      const eventsBefore = await ctx.store.q.events.latestCreatedAt();
+      const keysBefore = await ctx.store.q.apiKeys.listForUser(writer.userId);
+      const app: Actor = { ...writer, credential: { kind: 'oauth', id: 'grant', clientId: 'app', clientName: 'App' } };
+      for (const actor of [writer, app]) {
+        await expect(perform(ctx, actor, operation, { params: {}, query: {}, body: { scope: 'write' } })).rejects.toMatchObject({ code: 'forbidden', details: { reason: 'session_required' } });
+      }
+      expect(await ctx.store.q.events.latestCreatedAt()).toBe(eventsBefore);
+      expect(await ctx.store.q.apiKeys.listForUser(writer.userId)).toEqual(keysBefore);
     },
   );
 

@@ -99,3 +99,18 @@ export async function rotateWebhookSecret(ctx: DomainContext, actor: Actor, webh
   await ctx.store.q.webhooks.update(webhookId, { secret, updated_at: updated.updated_at });
   return { webhook: presentWebhook(updated), secret };
 }
+
+/**
+ * Turns a disabled webhook on again (the person, in the web app): its address must still
+ * pass the destination policy, and the count of failed events starts over. Events of the
+ * time it was off are not sent.
+ */
+export async function enableWebhook(ctx: DomainContext, actor: Actor, webhookId: string): Promise<Webhook> {
+  const row = await requireWebhook(ctx, actor, webhookId);
+  if (row.status === 'active') return presentWebhook(row);
+  const destination = (await ctx.webhookDestinations?.check(row.url)) ?? { ok: false as const, reason: 'webhooks are not available in this process' };
+  if (!destination.ok) throw invalid([{ path: 'url', message: `${destination.reason}; subscribe a new address instead` }]);
+  const changes = { status: 'active' as const, disabled_reason: null, disabled_at: null, consecutive_failures: 0, updated_at: nowIso(ctx) };
+  await ctx.store.q.webhooks.update(webhookId, changes);
+  return presentWebhook({ ...row, ...changes });
+}

@@ -22,6 +22,17 @@ export function apiKeyQueries(db: Executor, dialect: Dialect) {
         .where('k.token_hash', '=', tokenHash)
         .executeTakeFirst();
     },
+    /** A user's keys, newest first, each with the time of its latest audited call. */
+    listForUser(userId: string) {
+      return db
+        .selectFrom('api_keys as k')
+        .selectAll('k')
+        .select((eb) => eb.selectFrom('audit_log as a').select((a) => a.fn.max('a.created_at').as('at')).whereRef('a.credential_id', '=', 'k.id').as('last_used_at'))
+        .where('k.user_id', '=', userId)
+        .orderBy('k.created_at', 'desc')
+        .orderBy('k.id')
+        .execute();
+    },
     async revoke(id: string, at: string): Promise<void> {
       await db.updateTable('api_keys').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).execute();
     },
