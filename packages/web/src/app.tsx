@@ -3,6 +3,7 @@ import { BrowserRouter, Link, Navigate, Route, Routes, useLocation } from 'react
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifyEmailPage } from './pages/auth-pages';
 import { ProjectPage } from './pages/project-page';
 import { ProjectsPage } from './pages/projects-page';
+import { SettingsPage } from './pages/settings-page';
 import { SessionProvider, useSession } from './session';
 
 /** Pages for a signed-in person: the others are sent to sign in, and come back after. */
@@ -18,7 +19,9 @@ function SignedIn({ children }: { children: ReactNode }) {
           Gantry
         </Link>
         <nav aria-label="Account">
-          <span className="muted">{user.name ?? user.email}</span>
+          <Link to="/settings" className="topbar-link">
+            {user.name ?? user.email}
+          </Link>
           <button type="button" className="link" onClick={() => void signOut()}>
             Sign out
           </button>
@@ -42,6 +45,7 @@ export function App() {
           <Route path="/" element={<SignedIn><ProjectsPage /></SignedIn>} />
           <Route path="/projects/:projectId" element={<SignedIn><ProjectPage /></SignedIn>} />
           <Route path="/projects/:projectId/tasks/:taskId" element={<SignedIn><ProjectPage /></SignedIn>} />
+          <Route path="/settings" element={<SignedIn><SettingsPage /></SignedIn>} />
           <Route path="*" element={<SignedIn><p className="empty">There is no page here. <Link to="/">Your projects</Link></p></SignedIn>} />
         </Routes>
       </SessionProvider>

@@ -16,3 +16,7 @@ export type ConstraintKind = z.infer<typeof contract.ConstraintKind>;
 export type Member = z.infer<typeof contract.Member>;
 export type Comment = z.infer<typeof contract.Comment>;
 export type Baseline = z.infer<typeof contract.BaselineWithTasks>;
+export type ApiKey = z.infer<typeof contract.ApiKey>;
+export type Webhook = z.infer<typeof contract.Webhook>;
+export type Delivery = z.infer<typeof contract.Delivery>;
+export type OAuthGrant = z.infer<typeof contract.OAuthGrant>;

@@ -35,7 +35,7 @@ describe('the server serves the web app', () => {
   });
 
   it('serves every page of the app, and leaves other addresses to the API (JSON 404)', async () => {
-    for (const page of ['/', '/sign-in', '/sign-up', '/verify-email?token=x', '/forgot-password', '/reset-password?token=x']) {
+    for (const page of ['/', '/sign-in', '/sign-up', '/verify-email?token=x', '/forgot-password', '/reset-password?token=x', '/settings', '/projects/x/tasks/y']) {
       const answer = await fetch(`${server.url}${page}`);
       expect(answer.status, page).toBe(200);
       expect(await answer.text()).toContain('<div id="root">');

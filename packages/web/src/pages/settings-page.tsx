@@ -1,0 +1,292 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { api, ApiError, describeError } from '../api';
+import { Alert, Field } from '../components';
+import { formatDateTime } from '../format';
+import { useSession } from '../session';
+import type { ApiKey, Delivery, OAuthGrant, User, Webhook, Workspace } from '../types';
+
+/** Loads a list once and on demand, keeping the error for the section to show. */
+function useList<T>(path: string, key: string) {
+  const [items, setItems] = useState<T[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const reload = useCallback(async () => {
+    try {
+      setItems(((await api<Record<string, T[]>>('GET', path))[key]) ?? []);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  }, [path, key]);
+  useEffect(() => void reload(), [reload]);
+  return { items, error, setError, reload };
+}
+
+function ProfileSection() {
+  const { user, replaceUser } = useSession();
+  const [name, setName] = useState(user?.name ?? '');
+  const [avatarUrl, setAvatarUrl] = useState(user?.avatarUrl ?? '');
+  const [locale, setLocale] = useState(user?.locale ?? 'en');
+  const [error, setError] = useState<ApiError | null>(null);
+  const [saved, setSaved] = useState(false);
+  const save = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    setSaved(false);
+    try {
+      const answer = await api<{ user: User }>('PATCH', '/api/auth/me', { name, avatarUrl: avatarUrl === '' ? null : avatarUrl, locale });
+      replaceUser(answer.user);
+      setSaved(true);
+    } catch (caught) {
+      if (caught instanceof ApiError) setError(caught);
+    }
+  };
+  return (
+    <section aria-labelledby="profile-title">
+      <h2 id="profile-title">Profile</h2>
+      <form onSubmit={save} className="settings-form">
+        {saved && <Alert kind="info">Saved.</Alert>}
+        {error && error.fields.length === 0 && <Alert>{error.message}</Alert>}
+        <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} error={error?.field('name')} />
+        <Field label="Avatar (https address of a picture)" type="url" value={avatarUrl} onChange={(e) => setAvatarUrl(e.target.value)} error={error?.field('avatarUrl')} />
+        <Field label="Language (e.g. en, fr, ja)" value={locale} onChange={(e) => setLocale(e.target.value)} error={error?.field('locale')} />
+        <button type="submit">Save profile</button>
+      </form>
+    </section>
+  );
+}
+
+function ApiKeysSection() {
+  const keys = useList<ApiKey>('/api/auth/keys', 'apiKeys');
+  const workspaces = useList<Workspace>('/api/workspaces', 'workspaces');
+  const [name, setName] = useState('');
+  const [scope, setScope] = useState<'read' | 'write'>('read');
+  const [workspaceId, setWorkspaceId] = useState('');
+  const [expires, setExpires] = useState('');
+  const [shown, setShown] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+
+  const create = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const answer = await api<{ key: string }>('POST', '/api/auth/keys', { name: name || undefined, scope, workspaceId: workspaceId || undefined, expiresAt: expires ? `${expires}T00:00:00Z` : undefined });
+      setShown(answer.key);
+      setName('');
+      await keys.reload();
+    } catch (caught) {
+      if (caught instanceof ApiError) setError(caught);
+    }
+  };
+  const revoke = async (key: ApiKey) => {
+    try {
+      await api('POST', `/api/auth/keys/${key.id}/revoke`);
+      await keys.reload();
+    } catch (caught) {
+      keys.setError(describeError(caught));
+    }
+  };
+
+  return (
+    <section aria-labelledby="keys-title">
+      <h2 id="keys-title">API keys</h2>
+      <p className="muted">A key acts as you, never more, narrowed by its scope, workspace and expiry. It can read and change plans, never delete them.</p>
+      {keys.error && <Alert>{keys.error}</Alert>}
+      {shown && (
+        <Alert kind="info">
+          Your new key, shown only now: <code className="secret">{shown}</code>
+        </Alert>
+      )}
+      <form onSubmit={create} className="inline-form" aria-label="New API key">
+        <Field label="Key name" value={name} onChange={(e) => setName(e.target.value)} error={error?.field('name')} />
+        <div className="field">
+          <label htmlFor="key-scope">Scope</label>
+          <select id="key-scope" value={scope} onChange={(e) => setScope(e.target.value as 'read' | 'write')}>
+            <option value="read">Read</option>
+            <option value="write">Read and write</option>
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor="key-workspace">Workspace</label>
+          <select id="key-workspace" value={workspaceId} onChange={(e) => setWorkspaceId(e.target.value)}>
+            <option value="">All of mine</option>
+            {(workspaces.items ?? []).map((workspace) => (
+              <option key={workspace.id} value={workspace.id}>
+                {workspace.name}
+              </option>
+            ))}
+          </select>
+        </div>
+        <Field label="Expires" type="date" value={expires} onChange={(e) => setExpires(e.target.value)} error={error?.field('expiresAt')} />
+        <button type="submit">Create key</button>
+      </form>
+      {error && error.fields.length === 0 && <Alert>{error.message}</Alert>}
+      <table className="list">
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Key</th>
+            <th scope="col">Scope</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Expires</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {(keys.items ?? []).map((key) => (
+            <tr key={key.id} className={key.revokedAt ? 'archived' : undefined}>
+              <td>{key.name ?? '—'}</td>
+              <td>
+                <code>{key.prefix}…</code>
+              </td>
+              <td>{key.scope}</td>
+              <td>{formatDateTime(key.createdAt)}</td>
+              <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'never'}</td>
+              <td>{key.expiresAt ? formatDateTime(key.expiresAt) : 'never'}</td>
+              <td className="row-actions">
+                {key.revokedAt ? (
+                  <span className="badge">revoked</span>
+                ) : (
+                  <button type="button" className="link danger" onClick={() => void revoke(key)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+function DeliveryLog({ webhook }: { webhook: Webhook }) {
+  const deliveries = useList<Delivery>(`/api/webhooks/${webhook.id}/deliveries?limit=20`, 'deliveries');
+  const resend = async (delivery: Delivery) => {
+    try {
+      await api('POST', `/api/webhooks/${webhook.id}/deliveries/${delivery.id}/resend`);
+      await deliveries.reload();
+    } catch (caught) {
+      deliveries.setError(describeError(caught));
+    }
+  };
+  if (deliveries.error) return <Alert>{deliveries.error}</Alert>;
+  if (!deliveries.items) return <p className="loading">Loading…</p>;
+  if (deliveries.items.length === 0) return <p className="muted">Nothing delivered yet.</p>;
+  return (
+    <ul className="deliveries">
+      {deliveries.items.map((delivery) => {
+        const last = delivery.attempts.at(-1);
+        return (
+          <li key={delivery.id}>
+            <details>
+              <summary>
+                <span className={`badge status-${delivery.status}`}>{delivery.status}</span> {delivery.eventType} · {formatDateTime(delivery.createdAt)} · {delivery.attemptCount} attempt(s)
+                {last && ` · last answer ${last.httpStatus ?? last.error ?? '—'}`}
+              </summary>
+              <h4>Payload</h4>
+              <pre>{JSON.stringify(delivery.payload, null, 2)}</pre>
+              {delivery.attempts.map((attempt) => (
+                <p key={attempt.attempt} className="muted">
+                  Attempt {attempt.attempt} at {formatDateTime(attempt.at)}: {attempt.ok ? 'ok' : 'failed'} {attempt.httpStatus ?? ''} {attempt.error ?? ''} ({attempt.durationMs} ms)
+                  {attempt.responseExcerpt && <code className="excerpt">{attempt.responseExcerpt}</code>}
+                </p>
+              ))}
+              <button type="button" className="secondary" onClick={() => void resend(delivery)}>
+                Resend
+              </button>
+            </details>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+function WebhooksSection() {
+  const webhooks = useList<Webhook>('/api/webhooks', 'webhooks');
+  const [open, setOpen] = useState<string | null>(null);
+  const enable = async (webhook: Webhook) => {
+    try {
+      await api('POST', `/api/webhooks/${webhook.id}/enable`);
+      await webhooks.reload();
+    } catch (caught) {
+      webhooks.setError(describeError(caught));
+    }
+  };
+  return (
+    <section aria-labelledby="webhooks-title">
+      <h2 id="webhooks-title">Webhooks</h2>
+      {webhooks.error && <Alert>{webhooks.error}</Alert>}
+      {webhooks.items?.length === 0 && <p className="muted">No webhooks: subscribe one through the API (POST /api/webhooks).</p>}
+      <ul className="webhooks">
+        {(webhooks.items ?? []).map((webhook) => (
+          <li key={webhook.id}>
+            <div className="webhook-head">
+              <strong>{webhook.name ?? webhook.url}</strong> <span className="muted">{webhook.url}</span>{' '}
+              <span className={`badge status-${webhook.status}`}>{webhook.status}</span>
+              {webhook.status === 'disabled' && (
+                <>
+                  <span className="muted">
+                    {' '}
+                    since {formatDateTime(webhook.disabledAt)} ({webhook.disabledReason === 'gone' ? 'the receiver answered 410 Gone' : 'five events in a row failed'})
+                  </span>
+                  <button type="button" onClick={() => void enable(webhook)}>
+                    Turn on again
+                  </button>
+                </>
+              )}
+              <button type="button" className="link" aria-expanded={open === webhook.id} onClick={() => setOpen(open === webhook.id ? null : webhook.id)}>
+                {open === webhook.id ? 'Hide deliveries' : 'Deliveries'}
+              </button>
+            </div>
+            {open === webhook.id && <DeliveryLog webhook={webhook} />}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ConnectedAppsSection() {
+  const grants = useList<OAuthGrant>('/api/auth/grants', 'grants');
+  const revoke = async (grant: OAuthGrant) => {
+    try {
+      await api('DELETE', `/api/auth/grants/${encodeURIComponent(grant.id)}`);
+      await grants.reload();
+    } catch (caught) {
+      grants.setError(describeError(caught));
+    }
+  };
+  return (
+    <section aria-labelledby="apps-title">
+      <h2 id="apps-title">Connected apps</h2>
+      {grants.error && <Alert>{grants.error}</Alert>}
+      {grants.items?.length === 0 && <p className="muted">No app acts for you.</p>}
+      <ul>
+        {(grants.items ?? []).map((grant) => (
+          <li key={grant.id}>
+            <strong>{grant.clientName}</strong> <span className="muted">{grant.scopes.join(', ')} · since {formatDateTime(grant.createdAt)}</span>{' '}
+            <button type="button" className="link danger" onClick={() => void revoke(grant)}>
+              Disconnect
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** The person's profile, keys, webhooks and connected apps. */
+export function SettingsPage() {
+  return (
+    <main className="page settings">
+      <h1>Settings</h1>
+      <ProfileSection />
+      <ApiKeysSection />
+      <WebhooksSection />
+      <ConnectedAppsSection />
+    </main>
+  );
+}
