@@ -3,7 +3,7 @@ import type { RouteDef, Scope } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
-import { conflict, forbidden, invalid, notFound } from './errors.js';
+import { conflict, destructiveRefused, forbidden, invalid, notFound } from './errors.js';
 import { boundsProblems, fieldProblems } from './validation.js';
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -51,6 +51,14 @@ export function requireScope(actor: Actor, needed: Scope): void {
   if (needed === 'write' && actor.scope !== 'write') {
     throw forbidden('insufficient_scope', 'this credential is read-only; a write credential is needed');
   }
+}
+
+/**
+ * 403 `destructive` unless a person signed in in the web app runs a destructive operation:
+ * API keys and OAuth tokens never delete projects or tasks, whatever adapter they come through.
+ */
+export function requireCredential(actor: Actor, def: RouteDef): void {
+  if (def.destructive && actor.credential.kind !== 'session') throw destructiveRefused();
 }
 
 /** Input as an adapter received it, before any validation. */
@@ -120,8 +128,8 @@ async function dryRun(ctx: DomainContext, actor: Actor, operation: Operation, in
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Runs an operation for an actor: scope (403), input validation (404/400), then the
- * domain function, which checks roles and writes.
+ * Runs an operation for an actor: scope and, for a deletion, the credential (403), input
+ * validation (404/400), then the domain function, which checks roles and writes.
  *
  * With an `idempotencyKey` (create operations only, as Stripe does it), the first request
  * with a key runs and its success is stored; a retry with the same key and input gets the
@@ -138,6 +146,7 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export async function perform(ctx: DomainContext, actor: Actor, operation: Operation, raw: RawInput, options: { idempotencyKey?: string; dryRun?: boolean } = {}): Promise<Outcome> {
   const { def } = operation;
   requireScope(actor, def.scope);
+  requireCredential(actor, def);
   const input = parseInput(def, raw);
   if (options.dryRun) return dryRun(ctx, actor, operation, input);
   const { idempotencyKey } = options;

@@ -240,8 +240,11 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
         const scope = operation['x-required-scope'];
-        // The person's own account pages (connected apps) take the sign-in session only.
-        const expected = path.startsWith('/api/auth/grants') ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${scope}`] }];
+        // The person's own account pages (connected apps), deleting projects and tasks, and
+        // joining a project take the sign-in session only.
+        const sessionOnly =
+          path.startsWith('/api/auth/grants') || (method === 'delete' && /^\/api\/projects\/\{projectId\}(\/tasks\/\{taskId\})?$/.test(path)) || path === '/api/invites/accept';
+        const expected = sessionOnly ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${scope}`] }];
         if (scope) expect(operation.security, `${method} ${path}`).toEqual(expected);
       }
     }

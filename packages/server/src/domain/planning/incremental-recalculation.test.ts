@@ -140,6 +140,8 @@ function emptySession(): Session {
     task_count: 0,
     next_task_number: 1,
     plan_version: 0,
+    deleted_at: null,
+    deleted_by: null,
   };
   const cache = new PlanCache();
   cache.put({ project, tasks: new PlanRows(), dependencies: new PlanRows(), resources: PlanRows.loaded(resources), assignments: new PlanRows() }, 0);
