@@ -287,13 +287,14 @@ export async function updateProject(
  * (docs/adr/0008-deletion.md).
  */
 export async function deleteProject(ctx: DomainContext, actor: Actor, projectId: string, confirm: string): Promise<{ deleted: true; projectId: string }> {
-  const { project } = await requireProject(ctx, actor, projectId, 'owner');
-  if (confirm !== project.key) throw invalid([{ path: 'confirm', message: `must be the key of the project, ${project.key}, to confirm its deletion` }]);
+  await requireProject(ctx, actor, projectId, 'owner');
   const now = nowIso(ctx);
   await ctx.store.transaction(async (tx) => {
     await tx.projects.lockForWrite(projectId);
     const current = await tx.projects.findById(projectId);
     if (!current) throw notFound('project');
+    // Compared under the lock: the key of a project without tasks may still change.
+    if (confirm !== current.key) throw invalid([{ path: 'confirm', message: `must be the key of the project, ${current.key}, to confirm its deletion` }]);
     await tx.projects.markDeleted(projectId, now, actor.userId);
     await appendEvents(tx, actor, now, [{ type: 'project.deleted', workspaceId: current.workspace_id, projectId, data: { project: presentProject(current) } }]);
   });
