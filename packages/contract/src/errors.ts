@@ -15,7 +15,7 @@ export const errorCatalogue = {
   },
   forbidden: {
     status: 403,
-    description: 'The key scope or the caller\'s role does not allow this (a read-only key writing, a viewer editing, any deletion). `details.reason` says which: `insufficient_scope`, `insufficient_role`, `workspace_restricted`, `destructive` or `session_required` (only a signed-in person may do it).',
+    description: 'The key scope or the caller\'s role does not allow this (a read-only key writing, a viewer editing, a key or app deleting). `details.reason` says which: `insufficient_scope`, `insufficient_role`, `workspace_restricted`, `destructive`, `session_required` (only the signed-in person may do it) or `invite_for_another_email`.',
   },
   not_found: {
     status: 404,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Uuid } from './common.js';
 import type { ErrorCode } from './errors.js';
+import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
 import { MemberList } from './resources/members.js';
 import {
   FullProject,
@@ -72,6 +73,12 @@ export interface RouteDef<
    * signed in in the browser, for what only the person may do, such as disconnecting apps).
    */
   credentials?: 'bearer' | 'session';
+  /**
+   * Deletes a project or tasks. Only a person signed in in the web app may (`credentials:
+   * 'session'`, with an explicit confirmation); an API key or OAuth token is refused with 403
+   * `forbidden`, `details.reason = "destructive"`, whatever else the call holds.
+   */
+  destructive?: true;
   tag: string;
   summary: string;
   description?: string;
@@ -98,6 +105,9 @@ function route<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType
 const projectParams = z.object({ projectId: Uuid });
 const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
 const webhookParams = z.object({ webhookId: Uuid });
+const inviteParams = z.object({ projectId: Uuid, inviteId: Uuid });
+const sessionOnlyDeletion =
+  'Signed-in people only, in the web app: API keys and OAuth tokens get 403 `forbidden` with `details.reason = "destructive"`, even with the confirmation.';
 
 export const routes = {
   getMe: route({
@@ -195,6 +205,24 @@ export const routes = {
     response: { status: 200, name: 'ProjectPatchResult', schema: ProjectPatchResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
   }),
+  deleteProject: route({
+    operationId: 'deleteProject',
+    method: 'DELETE',
+    path: '/api/projects/{projectId}',
+    scope: 'write',
+    credentials: 'session',
+    destructive: true,
+    tag: 'Projects',
+    summary: 'Delete a project, with everything in it (project owners only)',
+    description: [
+      sessionOnlyDeletion,
+      '`confirm` must be the project key. Afterwards the project answers 404 everywhere and is absent from listings; its key is free again. Emits `project.deleted` (the project as it was), which workspace-wide webhooks and the project\'s own webhooks receive.',
+    ].join('\n\n'),
+    params: projectParams,
+    query: DeleteConfirmation,
+    response: { status: 200, name: 'ProjectDeleted', schema: ProjectDeleted },
+    errors: ['invalid_request', 'not_found'],
+  }),
   listProjectMembers: route({
     operationId: 'listProjectMembers',
     method: 'GET',
@@ -289,6 +317,24 @@ export const routes = {
     response: { status: 200, name: 'WriteResult', schema: WriteResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
   }),
+  deleteTask: route({
+    operationId: 'deleteTask',
+    method: 'DELETE',
+    path: '/api/projects/{projectId}/tasks/{taskId}',
+    scope: 'write',
+    credentials: 'session',
+    destructive: true,
+    tag: 'Tasks',
+    summary: 'Delete a task with all its subtasks and every dependency touching them (editors and owners)',
+    description: [
+      sessionOnlyDeletion,
+      '`confirm` must be the task key (`WEB-12`). The rest of the plan is recalculated as after any write: emits `task.deleted` per task deleted, `dependency.deleted` per dependency removed, and `task.updated`/`task.dates_changed` for what moved. A parent left without subtasks stays a summary.',
+    ].join('\n\n'),
+    params: taskParams,
+    query: DeleteConfirmation,
+    response: { status: 200, name: 'WriteResult', schema: WriteResult },
+    errors: ['invalid_request', 'not_found'],
+  }),
   listComments: route({
     operationId: 'listComments',
     method: 'GET',
@@ -365,6 +411,56 @@ export const routes = {
     params: z.object({ projectId: Uuid, dependencyId: Uuid }),
     response: { status: 200, name: 'WriteResult', schema: WriteResult },
     errors: ['not_found'],
+  }),
+  createInvite: route({
+    operationId: 'createInvite',
+    method: 'POST',
+    path: '/api/projects/{projectId}/invites',
+    scope: 'write',
+    tag: 'People',
+    summary: 'Create an invite link to the project (project owners only)',
+    description:
+      'The link (`invite.url`) is in this answer only. With `email`, only that person may accept it, once; without, anyone with the link may, until it expires. Emits `member.invited` (never with the link).',
+    params: projectParams,
+    body: { name: 'InviteCreate', schema: InviteCreate, required: true },
+    response: { status: 201, name: 'InviteWithUrl', schema: InviteWithUrl },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  listInvites: route({
+    operationId: 'listInvites',
+    method: 'GET',
+    path: '/api/projects/{projectId}/invites',
+    scope: 'read',
+    tag: 'People',
+    summary: 'Active invites of the project, without their links (project owners only)',
+    params: projectParams,
+    response: { status: 200, name: 'InviteList', schema: InviteList },
+    errors: ['not_found'],
+  }),
+  revokeInvite: route({
+    operationId: 'revokeInvite',
+    method: 'POST',
+    path: '/api/projects/{projectId}/invites/{inviteId}/revoke',
+    scope: 'write',
+    tag: 'People',
+    summary: 'Revoke an invite: its link stops working at once (project owners only)',
+    params: inviteParams,
+    response: { status: 200, name: 'InviteRevoked', schema: InviteRevoked },
+    errors: ['not_found'],
+  }),
+  acceptInvite: route({
+    operationId: 'acceptInvite',
+    method: 'POST',
+    path: '/api/invites/accept',
+    scope: 'write',
+    credentials: 'session',
+    tag: 'People',
+    summary: 'Join a project through an invite link',
+    description:
+      'Signed-in people only. The person gets the invite\'s role on the project (a higher role they already have is kept) and `member.joined` is emitted. An unknown, expired, revoked or used token is 404; an invite for another e-mail address is 403 (`details.reason = "invite_for_another_email"`).',
+    body: { name: 'InviteAccept', schema: InviteAccept, required: true },
+    response: { status: 200, name: 'InviteAccepted', schema: InviteAccepted },
+    errors: ['invalid_request', 'not_found'],
   }),
   createWebhook: route({
     operationId: 'createWebhook',

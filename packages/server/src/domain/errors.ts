@@ -32,7 +32,7 @@ export function notFound(what = 'resource'): AppError {
   return new AppError('not_found', `${what} not found`);
 }
 
-export type ForbiddenReason = 'insufficient_scope' | 'insufficient_role' | 'workspace_restricted' | 'destructive' | 'session_required';
+export type ForbiddenReason = 'insufficient_scope' | 'insufficient_role' | 'workspace_restricted' | 'destructive' | 'session_required' | 'invite_for_another_email';
 
 export function forbidden(reason: ForbiddenReason, message: string): AppError {
   return new AppError('forbidden', message, { reason });
@@ -40,4 +40,9 @@ export function forbidden(reason: ForbiddenReason, message: string): AppError {
 
 export function conflict(message: string, fields?: FieldProblem[]): AppError {
   return new AppError('conflict', message, fields ? { fields } : undefined);
+}
+
+/** 403 `destructive`: API keys and OAuth tokens never delete projects or tasks (the web app does, for the person signed in). */
+export function destructiveRefused(): AppError {
+  return forbidden('destructive', 'projects and tasks cannot be deleted with API keys or by apps; delete them in the web app');
 }

@@ -1,9 +1,9 @@
 import type { FieldProblem, Member, ProjectRole } from '@gantry/contract';
-import type { ProjectRow } from '../store/store.js';
+import type { ProjectRow, Queries, UserRow } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import { notFound } from './errors.js';
 import { appendEvents } from './outbox.js';
-import { effectiveProjectRole, requireProject } from './permissions.js';
+import { effectiveProjectRole, requireProject, roleAtLeast } from './permissions.js';
 import { displayName, normalizeEmail } from './users.js';
 
 type Person = Awaited<ReturnType<DomainContext['store']['q']['projects']['listPeople']>>[number];
@@ -24,25 +24,57 @@ export function nonMemberProblems(members: ReadonlyMap<string, unknown>, userIds
   return userIds.flatMap((userId, index) => (members.has(userId) ? [] : [{ path: `${field}[${index}]`, message: 'is not a member of this project' }]));
 }
 
+/** One person with access to the project, as the member list shows them. */
+export function presentMember(ctx: DomainContext, project: Pick<ProjectRow, 'created_at'>, person: Person & { role: ProjectRole }): Member {
+  // Workspace members have had access since the project exists, not since they joined the workspace.
+  const throughWorkspace = person.workspace_since === null ? null : person.workspace_since > project.created_at ? person.workspace_since : project.created_at;
+  const since = [person.direct_since, throughWorkspace].filter((at): at is string => at !== null).sort();
+  return {
+    userId: person.id,
+    name: displayName(person),
+    email: person.email,
+    role: person.role,
+    directRole: person.direct_role,
+    inherited: person.workspace_role !== null,
+    resourceId: person.resource_id,
+    addedAt: since[0] ?? nowIso(ctx),
+    avatarUrl: person.avatar_url,
+  };
+}
+
 /** Everyone with access to the project: direct members and the workspace's members. */
 export async function listProjectMembers(ctx: DomainContext, actor: Actor, projectId: string): Promise<Member[]> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
-  return [...(await projectMembers(ctx, project)).values()].map((person) => {
-    // Workspace members have had access since the project exists, not since they joined the workspace.
-    const throughWorkspace = person.workspace_since === null ? null : person.workspace_since > project.created_at ? person.workspace_since : project.created_at;
-    const since = [person.direct_since, throughWorkspace].filter((at): at is string => at !== null).sort();
-    return {
-      userId: person.id,
-      name: displayName(person),
-      email: person.email,
-      role: person.role,
-      directRole: person.direct_role,
-      inherited: person.workspace_role !== null,
-      resourceId: person.resource_id,
-      addedAt: since[0] ?? nowIso(ctx),
-      avatarUrl: person.avatar_url,
-    };
-  });
+  return [...(await projectMembers(ctx, project)).values()].map((person) => presentMember(ctx, project, person));
+}
+
+/**
+ * Gives a person a direct role on a project, inside the caller's transaction: `role`, or
+ * with `keepHigher` the higher of it and the direct role the person has. Emits
+ * `member.joined` when the person had no direct role before. Returns the direct role now held.
+ */
+export async function grantProjectRole(
+  tx: Queries,
+  project: Pick<ProjectRow, 'id' | 'workspace_id'>,
+  user: Pick<UserRow, 'id' | 'name' | 'email'>,
+  role: ProjectRole,
+  now: string,
+  options: { keepHigher?: boolean; actor?: Pick<Actor, 'userId' | 'name' | 'credential'> } = {},
+): Promise<ProjectRole> {
+  const before = (await tx.projects.findWithAccess(project.id, user.id))?.direct_role ?? null;
+  const granted = options.keepHigher && before !== null && roleAtLeast(before, role) ? before : role;
+  if (granted !== before) await tx.projects.putMember({ project_id: project.id, user_id: user.id, role: granted, created_at: now });
+  if (before === null) {
+    await appendEvents(tx, options.actor ?? { userId: user.id, name: displayName(user) }, now, [
+      {
+        type: 'member.joined',
+        workspaceId: project.workspace_id,
+        projectId: project.id,
+        data: { member: { userId: user.id, name: displayName(user), email: user.email, role: granted } },
+      },
+    ]);
+  }
+  return granted;
 }
 
 /**
@@ -53,24 +85,12 @@ export async function addProjectMember(
   ctx: DomainContext,
   input: { projectId: string; email: string; role: ProjectRole },
 ): Promise<void> {
-  const now = nowIso(ctx);
   await ctx.store.transaction(async (tx) => {
     const project = await tx.projects.findById(input.projectId);
     if (!project) throw notFound(`project ${input.projectId}`);
     const user = await tx.users.findByEmail(normalizeEmail(input.email));
     if (!user) throw notFound(`user ${input.email}`);
-    const before = await tx.projects.findWithAccess(project.id, user.id);
-    await tx.projects.putMember({ project_id: project.id, user_id: user.id, role: input.role, created_at: now });
-    if (before?.direct_role == null) {
-      await appendEvents(tx, { userId: user.id, name: displayName(user) }, now, [
-        {
-          type: 'member.joined',
-          workspaceId: project.workspace_id,
-          projectId: project.id,
-          data: { member: { userId: user.id, name: displayName(user), email: user.email, role: input.role } },
-        },
-      ]);
-    }
+    await grantProjectRole(tx, project, user, input.role, nowIso(ctx));
   });
 }
 

@@ -3,7 +3,7 @@ import type { RouteDef, Scope } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
-import { conflict, forbidden, invalid, notFound } from './errors.js';
+import { conflict, destructiveRefused, forbidden, invalid, notFound } from './errors.js';
 import { boundsProblems, fieldProblems } from './validation.js';
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -54,13 +54,15 @@ export function requireScope(actor: Actor, needed: Scope): void {
 }
 
 /**
- * 403 when the operation is the person's own (`credentials: 'session'`: their keys, their
- * connected apps, turning a webhook back on) and the actor is an API key or an OAuth app.
+ * What the credential may do beyond its scope: API keys and OAuth tokens never delete
+ * projects or tasks (403 `destructive`), nor run the person's own operations
+ * (`credentials: 'session'`: their keys, connected apps, joining a project, turning a
+ * webhook back on; 403 `session_required`), whatever adapter they come through.
  */
 export function requireCredential(actor: Actor, def: RouteDef): void {
-  if (def.credentials === 'session' && actor.credential.kind !== 'session') {
-    throw forbidden('session_required', 'only the signed-in person can do this, in the web app; API keys and OAuth apps cannot');
-  }
+  if (actor.credential.kind === 'session') return;
+  if (def.destructive) throw destructiveRefused();
+  if (def.credentials === 'session') throw forbidden('session_required', 'only the signed-in person can do this, in the web app; API keys and OAuth apps cannot');
 }
 
 /** Input as an adapter received it, before any validation. */
@@ -130,8 +132,8 @@ async function dryRun(ctx: DomainContext, actor: Actor, operation: Operation, in
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Runs an operation for an actor: scope (403), input validation (404/400), then the
- * domain function, which checks roles and writes.
+ * Runs an operation for an actor: scope and, for a deletion, the credential (403), input
+ * validation (404/400), then the domain function, which checks roles and writes.
  *
  * With an `idempotencyKey` (create operations only, as Stripe does it), the first request
  * with a key runs and its success is stored; a retry with the same key and input gets the
@@ -147,8 +149,8 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  */
 export async function perform(ctx: DomainContext, actor: Actor, operation: Operation, raw: RawInput, options: { idempotencyKey?: string; dryRun?: boolean } = {}): Promise<Outcome> {
   const { def } = operation;
-  requireScope(actor, def.scope);
   requireCredential(actor, def);
+  requireScope(actor, def.scope);
   const input = parseInput(def, raw);
   if (options.dryRun) return dryRun(ctx, actor, operation, input);
   const { idempotencyKey } = options;

@@ -1,14 +1,15 @@
 import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
 import { createOwnApiKey, listOwnApiKeys, revokeOwnApiKey } from './api-keys.js';
+import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
 import { listProjectMembers } from './members.js';
 import { listGrants, revokeGrant } from './oauth-grants.js';
 import { defineOperation, RawJson, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
 import { createComment, listComments } from './planning/comments.js';
-import { applyChangeSet, createTask, deleteDependency, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
+import { applyChangeSet, createTask, deleteDependency, deleteTask, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
 import type { PlanWriteResult } from './planning/write-plan.js';
-import { createProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
+import { createProject, deleteProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
 import { getCurrentUser } from './users.js';
 import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
 import { createWebhook, deleteWebhook, enableWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
@@ -39,6 +40,7 @@ export const operations = {
   createProject: defineOperation(routes.createProject, async (ctx, actor, { body }) => ({ project: await createProject(ctx, actor, body) })),
   getProject: defineOperation(routes.getProject, async (ctx, actor, { params }) => new RawJson(await getFullProjectJson(ctx, actor, params.projectId))),
   updateProject: defineOperation(routes.updateProject, (ctx, actor, { params, body }) => updateProject(ctx, actor, params.projectId, body)),
+  deleteProject: defineOperation(routes.deleteProject, (ctx, actor, { params, query }) => deleteProject(ctx, actor, params.projectId, query.confirm)),
   listProjectMembers: defineOperation(routes.listProjectMembers, async (ctx, actor, { params }) => ({ members: await listProjectMembers(ctx, actor, params.projectId) })),
   listBaselines: defineOperation(routes.listBaselines, async (ctx, actor, { params }) => ({ baselines: await listBaselines(ctx, actor, params.projectId) })),
   saveBaseline: defineOperation(routes.saveBaseline, async (ctx, actor, { params, body }) => ({ baseline: await saveBaseline(ctx, actor, params.projectId, body.name) })),
@@ -50,6 +52,7 @@ export const operations = {
   }),
   getTask: defineOperation(routes.getTask, async (ctx, actor, { params }) => ({ task: await getTask(ctx, actor, params.projectId, params.taskId) })),
   updateTask: defineOperation(routes.updateTask, async (ctx, actor, { params, body }) => writeResult(await updateTask(ctx, actor, params.projectId, params.taskId, body))),
+  deleteTask: defineOperation(routes.deleteTask, async (ctx, actor, { params, query }) => writeResult(await deleteTask(ctx, actor, params.projectId, params.taskId, query.confirm))),
   listComments: defineOperation(routes.listComments, async (ctx, actor, { params }) => ({ comments: await listComments(ctx, actor, params.projectId, params.taskId) })),
   createComment: defineOperation(routes.createComment, async (ctx, actor, { params, body }) => ({ comment: await createComment(ctx, actor, params.projectId, params.taskId, body) })),
   putAssignees: defineOperation(routes.putAssignees, async (ctx, actor, { params, body }) => writeResult(await putAssignees(ctx, actor, params.projectId, params.taskId, body))),
@@ -58,6 +61,14 @@ export const operations = {
     writeResult(await writeDependencies(ctx, actor, params.projectId, body as DependencyCreate | { dependencies: DependencyCreate[] })),
   ),
   deleteDependency: defineOperation(routes.deleteDependency, async (ctx, actor, { params }) => writeResult(await deleteDependency(ctx, actor, params.projectId, params.dependencyId))),
+
+  createInvite: defineOperation(routes.createInvite, (ctx, actor, { params, body }) => createInvite(ctx, actor, params.projectId, body)),
+  listInvites: defineOperation(routes.listInvites, async (ctx, actor, { params }) => ({ invites: await listInvites(ctx, actor, params.projectId) })),
+  revokeInvite: defineOperation(routes.revokeInvite, async (ctx, actor, { params }) => {
+    await revokeInvite(ctx, actor, params.projectId, params.inviteId);
+    return { id: params.inviteId, revoked: true as const };
+  }),
+  acceptInvite: defineOperation(routes.acceptInvite, (ctx, actor, { body }) => acceptInvite(ctx, actor, body.token)),
 
   createWebhook: defineOperation(routes.createWebhook, (ctx, actor, { body }) => createWebhook(ctx, actor, body)),
   listWebhooks: defineOperation(routes.listWebhooks, async (ctx, actor) => ({ webhooks: await listWebhooks(ctx, actor) })),

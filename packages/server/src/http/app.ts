@@ -5,13 +5,13 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyRepl
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Actor, DomainContext } from '../domain/context.js';
-import { AppError, forbidden, invalid } from '../domain/errors.js';
+import { AppError, invalid } from '../domain/errors.js';
 import { VersionedMemo } from '../domain/memo.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
 import { ReadCache } from '../domain/projects/read-cache.js';
 import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
-import { authenticate, enforceRateLimit } from './auth.js';
+import { authenticate, enforceRateLimit, refuseBearerDeletion } from './auth.js';
 import { errorBody, installErrorHandler } from './error-handler.js';
 import { bindOperations, type RouteDeps } from './bind-operations.js';
 import { jsonTextProblem } from './json-text-bounds.js';
@@ -66,7 +66,10 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   );
 }
 
-/** Paths of projects and tasks: deleting them is never allowed through keys. */
+/**
+ * Paths of projects and tasks with no DELETE route (the lists, a trailing slash): deleting
+ * there is refused as destructive, like a bearer deletion of one project or task.
+ */
 const destructivePath = /^\/api\/projects(\/[^/]+(\/tasks(\/[^/]+)?)?)?\/?$/;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
@@ -170,9 +173,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   installErrorHandler(app, limits.requestBodyMaxBytes, deps.config.baseUrl);
   app.setNotFoundHandler(async (request, reply) => {
     if (request.method === 'DELETE' && destructivePath.test(request.url.split('?')[0] ?? '')) {
-      // Refused, but an authenticated write all the same: it counts against the write budget.
-      enforceRateLimit(routeDeps.limiters, await authenticate(ctx, request), request, reply);
-      throw forbidden('destructive', 'projects and tasks cannot be deleted through the API; delete them in the web app');
+      // A list of projects or tasks is never deleted; with a credential, this is the destructive refusal.
+      return refuseBearerDeletion(ctx, routeDeps.limiters, request, reply);
     }
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });

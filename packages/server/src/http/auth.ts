@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rateLimitIdentity, type Actor, type DomainContext } from '../domain/context.js';
 import { authenticateBearer } from '../domain/credentials.js';
-import { AppError } from '../domain/errors.js';
+import { AppError, destructiveRefused } from '../domain/errors.js';
 import { authenticateSession } from '../domain/oauth-grants.js';
 import type { SlidingWindowLimiter } from '../sliding-window-limiter.js';
 
@@ -63,4 +63,14 @@ export function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: 
     reply.header('retry-after', retryAfterSec);
     throw new AppError('rate_limited', `${read ? 'read' : 'write'} rate limit exceeded; retry in ${retryAfterSec} s`, { retryAfterSec });
   }
+}
+
+/**
+ * A deletion of a project or task sent with a bearer credential (API key or OAuth token):
+ * refused with 403 `destructive` once the credential is known (401 otherwise), and counted
+ * against its write budget, as any authenticated write.
+ */
+export async function refuseBearerDeletion(ctx: DomainContext, limiters: RateLimiters, request: FastifyRequest, reply: FastifyReply): Promise<never> {
+  enforceRateLimit(limiters, await authenticate(ctx, request), request, reply);
+  throw destructiveRefused();
 }

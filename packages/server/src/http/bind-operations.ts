@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
-import { authenticate, authenticatePerson, enforceRateLimit, type RateLimiters } from './auth.js';
+import { authenticate, authenticatePerson, enforceRateLimit, refuseBearerDeletion, type RateLimiters } from './auth.js';
 
 export interface RouteDeps {
   ctx: DomainContext;
@@ -13,7 +13,7 @@ export interface RouteDeps {
  * Binds every operation of the domain's table to its contract route. Before the body is
  * even read: the credential is authenticated (401), counted against its rate limit (429)
  * and checked for the operation's scope (403 — `perform` checks it again, so no adapter
- * can skip it). Then `perform` validates (404/400), runs and answers; `Idempotency-Key`
+ * can skip it); a deletion sent with an API key or OAuth token is refused (403 destructive). Then `perform` validates (404/400), runs and answers; `Idempotency-Key`
  * makes a POST safe to retry.
  */
 export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
@@ -23,6 +23,8 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
       method: def.method,
       url: def.path.replace(/\{(\w+)\}/g, ':$1'),
       onRequest: async (request, reply) => {
+        // A deletion with a bearer credential is refused as such (403), not as a missing session (401).
+        if (def.destructive && request.headers.authorization !== undefined) return refuseBearerDeletion(deps.ctx, deps.limiters, request, reply);
         const actor = def.credentials === 'session' ? await authenticatePerson(deps.ctx, request) : await authenticate(deps.ctx, request);
         enforceRateLimit(deps.limiters, actor, request, reply);
         requireScope(actor, def.scope);

@@ -60,6 +60,27 @@ export interface ProjectsTable {
   next_task_number: number;
   /** Incremented by every write to the project's tasks, dependencies or assignments. */
   plan_version: number;
+  /** Set when the project is deleted: the store reads it no more (docs/adr/0008-deletion.md). */
+  deleted_at: string | null;
+  deleted_by: string | null;
+}
+
+/** A link that lets people join a project; only the digest of its token is kept. */
+export interface ProjectInvitesTable {
+  id: string;
+  project_id: string;
+  /** SHA-256 of the token, hex. */
+  token_hash: string;
+  role: 'owner' | 'editor' | 'viewer';
+  /** Normalised; null = anyone with the link, until it expires. */
+  email: string | null;
+  expires_at: string;
+  created_by: string;
+  created_at: string;
+  revoked_at: string | null;
+  /** Set when an invite naming an e-mail is used (it is single use). */
+  accepted_at: string | null;
+  accepted_by: string | null;
 }
 
 export interface ProjectMembersTable {
@@ -324,6 +345,7 @@ export interface Database {
   workspace_members: WorkspaceMembersTable;
   projects: ProjectsTable;
   project_members: ProjectMembersTable;
+  project_invites: ProjectInvitesTable;
   api_keys: ApiKeysTable;
   audit_log: AuditLogTable;
   oauth_artifacts: OAuthArtifactsTable;

@@ -12,7 +12,7 @@ import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './que
 import type { AttemptRow, DeliveryRow, OutboxEventRow, webhookQueries, WebhookRow } from './queries/webhooks.js';
 import type { Dialect } from './queries/executor.js';
 import type { eventQueries, EventRow } from './queries/events.js';
-import type { ProjectAccessRow, projectQueries, ProjectRow } from './queries/projects.js';
+import type { InviteRow, ProjectAccessRow, projectQueries, ProjectRow } from './queries/projects.js';
 import type { userQueries, UserRow } from './queries/users.js';
 import type { WorkspaceRow, workspaceQueries } from './queries/workspaces.js';
 
@@ -76,6 +76,7 @@ export type {
   Dialect,
   EventRow,
   IdempotencyRow,
+  InviteRow,
   MailRow,
   OAuthArtifactRow,
   ProjectAccessRow,

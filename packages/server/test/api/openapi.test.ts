@@ -244,7 +244,7 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
         const scope = operation['x-required-scope'];
-        // The person's own operations (connected apps, keys, turning a webhook back on) take the sign-in session only.
+        // The person's own operations (connected apps, keys, turning a webhook back on, deleting projects and tasks, joining a project) take the sign-in session only.
         const personal = Object.values(routes).some((def) => def.path === path && def.method.toLowerCase() === method && def.credentials === 'session');
         const expected = personal ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${scope}`] }];
         if (scope) expect(operation.security, `${method} ${path}`).toEqual(expected);

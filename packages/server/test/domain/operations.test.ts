@@ -45,7 +45,7 @@ describe('the operation table', () => {
     for (const [name, operation] of Object.entries(operations)) expect(operation.def).toBe(routes[name as keyof typeof routes]);
   });
 
-  it.each(all.filter((operation) => operation.def.scope === 'write').map((operation) => [operation.def.operationId, operation] as const))(
+  it.each(all.filter((operation) => operation.def.scope === 'write' && operation.def.credentials !== 'session').map((operation) => [operation.def.operationId, operation] as const))(
     '%s refuses a read-scope actor (403 insufficient_scope) and writes nothing',
     async (_name, operation) => {
       const eventsBefore = await ctx.store.q.events.latestCreatedAt();
@@ -65,13 +65,14 @@ describe('the operation table', () => {
   );
 
   it.each(all.filter((operation) => operation.def.credentials === 'session').map((operation) => [operation.def.operationId, operation] as const))(
-    "%s is the person's own: a key or an OAuth app is refused (403 session_required) and nothing is written",
+    "%s is the person's own: a key or an OAuth app is refused (403 session_required, or destructive for a deletion) and nothing is written",
     async (_name, operation) => {
+      const reason = operation.def.destructive ? 'destructive' : 'session_required';
       const eventsBefore = await ctx.store.q.events.latestCreatedAt();
       const keysBefore = await ctx.store.q.apiKeys.listForUser(writer.userId);
       const app: Actor = { ...writer, credential: { kind: 'oauth', id: 'grant', clientId: 'app', clientName: 'App' } };
       for (const actor of [writer, app]) {
-        await expect(perform(ctx, actor, operation, { params: {}, query: {}, body: { scope: 'write' } })).rejects.toMatchObject({ code: 'forbidden', details: { reason: 'session_required' } });
+        await expect(perform(ctx, actor, operation, { params: {}, query: {}, body: { scope: 'write' } })).rejects.toMatchObject({ code: 'forbidden', details: { reason } });
       }
       expect(await ctx.store.q.events.latestCreatedAt()).toBe(eventsBefore);
       expect(await ctx.store.q.apiKeys.listForUser(writer.userId)).toEqual(keysBefore);

@@ -110,7 +110,8 @@ describe('the authorization code flow, end to end', () => {
     const created = await call(tokens.access_token, 'POST', '/api/projects', { name: 'Made by an app', key: 'APP' });
     expect(created.status).toBe(201);
     const projectId = (created.body as { project: { id: string } }).project.id;
-    const deleted = await call(tokens.access_token, 'DELETE', `/api/projects/${projectId}`);
+    // An app never deletes, even with the confirmation the web app sends.
+    const deleted = await call(tokens.access_token, 'DELETE', `/api/projects/${projectId}?confirm=APP`);
     expect(deleted.status).toBe(403);
     expect(deleted.body).toMatchObject({ error: 'forbidden', details: { reason: 'destructive' } });
 

@@ -29,6 +29,8 @@ export interface PlanChanges {
   updateTasks: Located<TaskPatch & { id: string }>[];
   createDependencies: Located<DependencyCreate>[];
   deleteDependencyIds: Located<{ id: string }>[];
+  /** Tasks deleted with their whole subtree and every dependency touching them (the web app only). */
+  deleteTaskIds?: Located<{ id: string }>[];
   assignees?: AssigneeChange;
   fullReschedule: boolean;
 }
@@ -41,6 +43,8 @@ export interface AppliedChanges {
   /** Created dependencies, and existing ones whose type or lag changed. */
   writtenDependencyIds: string[];
   deletedDependencies: DependencyRow[];
+  /** Deleted tasks as they were, parents before their subtasks, with their assignments. */
+  deletedTasks: { row: Readonly<TaskRow>; assignments: readonly AssignmentRow[] }[];
   /** Tasks whose assignment rows (who, or their units) changed. */
   reassignedTaskIds: Set<string>;
   /** Summaries in `editedTasks` only for what they rolled up, not edited by the request. */
@@ -103,7 +107,15 @@ function toIso(value: string | null | undefined): string | null {
  */
 export class PlanEditor {
   readonly problems: FieldProblem[] = [];
-  readonly applied: AppliedChanges = { createdTaskIds: [], editedTasks: new Map(), writtenDependencyIds: [], deletedDependencies: [], reassignedTaskIds: new Set(), rolledUpTaskIds: new Set() };
+  readonly applied: AppliedChanges = {
+    createdTaskIds: [],
+    editedTasks: new Map(),
+    writtenDependencyIds: [],
+    deletedDependencies: [],
+    deletedTasks: [],
+    reassignedTaskIds: new Set(),
+    rolledUpTaskIds: new Set(),
+  };
   /** Edited tasks → fields a summary rolls up (refused in `settleTypes`, once the hierarchy is known). */
   private readonly rolledUpEdits = new Map<string, FieldProblem[]>();
   /** Progress sent for tasks created in this write: it needs their scheduled dates, so it waits for a first recalculation (in request order). */
@@ -123,6 +135,7 @@ export class PlanEditor {
   ) {}
 
   apply(changes: PlanChanges): void {
+    for (const item of changes.deleteTaskIds ?? []) this.deleteTask(item);
     for (const item of changes.createTasks) this.createTask(item);
     for (const item of changes.updateTasks) this.updateTask(item);
     if (changes.assignees) this.assign(changes.assignees);
@@ -497,6 +510,33 @@ export class PlanEditor {
     return this.assignmentsOf(taskId)
       .map((a) => a.resource_id)
       .sort();
+  }
+
+  /**
+   * Deletes a task, its subtasks at every depth, every dependency touching any of them and
+   * their assignments. The parent keeps its type (a summary left without subtasks stays one).
+   */
+  private deleteTask(item: Located<{ id: string }>): void {
+    const top = this.plan.tasks.get(item.id);
+    if (!top) return this.problem(item.path, 'no such task in this project');
+    const branch: Readonly<TaskRow>[] = [];
+    const visit = (task: Readonly<TaskRow>) => {
+      branch.push(task);
+      for (const child of this.children(task.id)) visit(child);
+    };
+    visit(top);
+    const ids = new Set(branch.map((task) => task.id));
+    for (const link of [...this.plan.dependencies.values()]) {
+      if (ids.has(link.predecessor_id) || ids.has(link.successor_id)) this.deleteDependency({ id: link.id, path: item.path });
+    }
+    for (const task of branch) {
+      this.applied.deletedTasks.push({ row: task, assignments: this.assignmentsOf(task.id) });
+      if (this.assignmentsOf(task.id).length > 0) this.applied.reassignedTaskIds.add(task.id);
+      this.plan.assignments.delete(task.id);
+      this.subtaskIds(task.parent_id).delete(task.id);
+      this.subtaskIndex?.delete(task.id);
+      this.plan.tasks.delete(task.id);
+    }
   }
 
   private deleteDependency(item: Located<{ id: string }>): void {

@@ -82,6 +82,7 @@ type Item =
   | { kind: 'relink'; index: number; type?: 'FS' | 'SS' | 'FF' | 'SF'; lagMin?: number }
   | { kind: 'unlink'; index: number }
   | { kind: 'assign'; task: number; resources: number[] }
+  | { kind: 'delete'; task: number }
   | { kind: 'project'; startDate: string; backward: boolean }
   | { kind: 'full' };
 
@@ -96,6 +97,8 @@ const item: fc.Arbitrary<Item> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('relink' as const), index: fc.nat(), type: link.map((l) => l.type), lagMin: link.map((l) => l.lagMin) }, { requiredKeys: ['kind', 'index'] }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('unlink' as const), index: fc.nat() }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('assign' as const), task: taskRef, resources: fc.uniqueArray(fc.nat(2), { maxLength: 3 }) }) },
+  // A task deleted with its subtasks and links (the web app's deletion).
+  { weight: 2, arbitrary: fc.record({ kind: fc.constant('delete' as const), task: taskRef }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('project' as const), startDate: fc.constantFrom('2026-03-02', '2026-02-28', '2026-03-05'), backward: fc.boolean() }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'full' as const }) },
 );
@@ -140,6 +143,8 @@ function emptySession(): Session {
     task_count: 0,
     next_task_number: 1,
     plan_version: 0,
+    deleted_at: null,
+    deleted_by: null,
   };
   const cache = new PlanCache();
   cache.put({ project, tasks: new PlanRows(), dependencies: new PlanRows(), resources: PlanRows.loaded(resources), assignments: new PlanRows() }, 0);
@@ -201,6 +206,16 @@ function changeSet(session: Session, plan: Plan, items: Item[]): PlanChanges {
       if (dependencies.length > 0) changes.deleteDependencyIds.push({ id: dependencies[entry.index % dependencies.length]!, path });
     } else if (entry.kind === 'assign') {
       changes.assignees = { taskId: pick(entry.task)!, memberResourceIds: [], resourceIds: entry.resources.map((k) => resources[k]!.id), path: '' };
+    } else if (entry.kind === 'delete') {
+      const id = pick(entry.task)!;
+      (changes.deleteTaskIds ??= []).push({ id, path });
+      // Deletions apply first: the write's other items pick among the tasks left.
+      const gone = new Set([id]);
+      for (let grew = true; grew; ) {
+        grew = false;
+        for (const row of plan.tasks.values()) if (row.parent_id !== null && gone.has(row.parent_id) && !gone.has(row.id)) grew = gone.add(row.id) !== undefined;
+      }
+      ids.splice(0, ids.length, ...ids.filter((taskId) => !gone.has(taskId)));
     } else if (entry.kind === 'full') {
       changes.fullReschedule = true;
     }

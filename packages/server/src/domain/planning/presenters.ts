@@ -13,7 +13,7 @@ function taskFields(row: TaskRow, projectKey: string): Omit<PlanTask, 'sortKey'>
   return {
     id: row.id,
     number: row.number,
-    key: `${projectKey}-${row.number}`,
+    key: taskKey(projectKey, row),
     parentId: row.parent_id,
     name: row.name,
     type: row.type,
@@ -49,6 +49,11 @@ function taskFields(row: TaskRow, projectKey: string): Omit<PlanTask, 'sortKey'>
 }
 
 /** A task inside write results and the full project: with `sortKey`. */
+/** A task's key, as people read and type it: the project key and the task number (`WEB-12`). */
+export function taskKey(projectKey: string, row: Pick<TaskRow, 'number'>): string {
+  return `${projectKey}-${row.number}`;
+}
+
 export function presentPlanTask(row: TaskRow, projectKey: string): PlanTask {
   // Completed in place rather than spread into a second object: a full plan presents every task.
   const task = taskFields(row, projectKey) as PlanTask;

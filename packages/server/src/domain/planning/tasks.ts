@@ -2,10 +2,10 @@ import type { ChangeSet, Dependency, DependencyCreate, Task, TaskCreate, TaskPat
 import type { TaskPageOptions, TaskRow } from '../../store/store.js';
 import type { Actor, DomainContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
-import { forbidden, invalid, notFound } from '../errors.js';
+import { destructiveRefused, invalid, notFound } from '../errors.js';
 import { requireProject } from '../permissions.js';
 import type { PlanChanges } from './apply-changes.js';
-import { presentDependency, presentTask, type AssigneeView } from './presenters.js';
+import { presentDependency, presentTask, taskKey, type AssigneeView } from './presenters.js';
 import { writePlan, type PlanWriteResult } from './write-plan.js';
 
 const noChanges: PlanChanges = { createTasks: [], updateTasks: [], createDependencies: [], deleteDependencyIds: [], fullReschedule: false };
@@ -23,7 +23,7 @@ export async function applyChangeSet(ctx: DomainContext, actor: Actor, projectId
   if (set.deleteTaskIds && set.deleteTaskIds.length > 0) {
     // Access first, as for every write: only then is the deletion itself refused.
     await requireProject(ctx, actor, projectId, 'editor');
-    throw forbidden('destructive', 'tasks cannot be deleted through the API; delete them in the web app');
+    throw destructiveRefused();
   }
   return writePlan(ctx, actor, projectId, {
     createTasks: located(set.createTasks, 'createTasks'),
@@ -58,8 +58,20 @@ export async function deleteDependency(ctx: DomainContext, actor: Actor, project
   return writePlan(ctx, actor, projectId, { ...noChanges, deleteDependencyIds: [{ id: dependencyId, path: 'dependencyId' }] });
 }
 
-async function requireTask(ctx: DomainContext, actor: Actor, projectId: string, taskId: string) {
-  const access = await requireProject(ctx, actor, projectId, 'viewer');
+/**
+ * Deletes a task with its subtasks and every dependency touching them, through the one
+ * write path (the rest is recalculated). Editors and owners, in the web app only (the
+ * operation takes a session); `confirm` must be the task's key.
+ */
+export async function deleteTask(ctx: DomainContext, actor: Actor, projectId: string, taskId: string, confirm: string): Promise<PlanWriteResult> {
+  const { project, row } = await requireTask(ctx, actor, projectId, taskId, 'editor');
+  const key = taskKey(project.key, row);
+  if (confirm !== key) throw invalid([{ path: 'confirm', message: `must be the key of the task, ${key}, to confirm its deletion` }]);
+  return writePlan(ctx, actor, projectId, { ...noChanges, deleteTaskIds: [{ id: taskId, path: 'taskId' }] });
+}
+
+async function requireTask(ctx: DomainContext, actor: Actor, projectId: string, taskId: string, needed: 'viewer' | 'editor' = 'viewer') {
+  const access = await requireProject(ctx, actor, projectId, needed);
   const row = await ctx.store.q.tasks.findById(projectId, taskId);
   if (!row) throw notFound('task');
   return { ...access, row };

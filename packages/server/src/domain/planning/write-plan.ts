@@ -1,6 +1,6 @@
 import type { Conflict, WriteResult } from '@gantry/contract';
 import { SCHEDULE_HORIZON, type ScheduleResult } from '@gantry/engine';
-import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
+import type { AssignmentRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { appendEvents, type DomainEvent } from '../outbox.js';
@@ -13,9 +13,9 @@ import { presentDependency, presentPlanTask, presentProject, presentTask, type A
 
 export type PlanWriteResult = WriteResult & { plan: Plan };
 
-/** Who is assigned to a task in this plan, by name: the `assignees` of the task read shape. */
-export function assigneeViews(plan: Plan, taskId: string): AssigneeView[] {
-  return (plan.assignments.get(taskId) ?? [])
+/** Who is assigned to a task in this plan (or in `assignments`), by name: the `assignees` of the task read shape. */
+export function assigneeViews(plan: Plan, taskId: string, assignments: readonly AssignmentRow[] = plan.assignments.get(taskId) ?? []): AssigneeView[] {
+  return assignments
     .map((a) => {
       const resource = plan.resources.get(a.resource_id);
       return { resourceId: a.resource_id, userId: resource?.user_id ?? null, name: resource?.name ?? '', unitsPct: a.units_pct };
@@ -40,7 +40,7 @@ function datesMoved(before: TaskRow | undefined, after: TaskRow): boolean {
 function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, saved: TaskRow[]): DomainEvent[] {
   const { project } = plan;
   const base = { workspaceId: project.workspace_id, projectId: project.id };
-  const task = (row: TaskRow) => presentTask(row, project.key, assigneeViews(plan, row.id), ctx.baseUrl);
+  const task = (row: Readonly<TaskRow>, assignments?: readonly AssignmentRow[]) => presentTask(row, project.key, assigneeViews(plan, row.id, assignments), ctx.baseUrl);
   const events: DomainEvent[] = [];
   for (const id of applied.createdTaskIds) {
     events.push({ ...base, type: 'task.created', data: { task: task(plan.tasks.get(id) as TaskRow) } });
@@ -72,6 +72,9 @@ function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, sav
   for (const dependency of applied.deletedDependencies) {
     events.push({ ...base, type: 'dependency.deleted', data: { dependency: presentDependency(dependency) } });
   }
+  for (const { row, assignments } of applied.deletedTasks) {
+    events.push({ ...base, type: 'task.deleted', data: { task: task(row, assignments) } });
+  }
   return events;
 }
 
@@ -87,6 +90,7 @@ async function persist(tx: Queries, plan: Plan, applied: AppliedChanges, saved: 
       await tx.tasks.updateDependency(id, { type: dependency.type, lag_min: dependency.lag_min, updated_at: dependency.updated_at });
     }
   }
+  await tx.tasks.deleteTasks(applied.deletedTasks.map(({ row }) => row.id));
 }
 
 function isStartingProgress(plan: Plan): boolean {
@@ -191,7 +195,7 @@ export async function writePlanInTransaction(
   return {
     plan,
     tasks: reported.sort((a, b) => a.number - b.number).map((row) => presentPlanTask(row, project.key)),
-    deletedTaskIds: [],
+    deletedTaskIds: editor.applied.deletedTasks.map(({ row }) => row.id),
     dependencies: editor.applied.writtenDependencyIds.map((id) => plan.dependencies.get(id)).filter((d) => d !== undefined).map(presentDependency),
     deletedDependencyIds: editor.applied.deletedDependencies.map((d) => d.id),
     conflicts,

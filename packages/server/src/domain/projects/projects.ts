@@ -187,6 +187,8 @@ export async function createProject(ctx: DomainContext, actor: Actor, input: z.o
       task_count: 0,
       next_task_number: 1,
       plan_version: 0,
+      deleted_at: null,
+      deleted_by: null,
     };
     await tx.projects.insert(created);
     await tx.projects.putMember({ project_id: created.id, user_id: actor.userId, role: 'owner', created_at: now });
@@ -276,4 +278,25 @@ export async function updateProject(
     ctx.store.afterCommit(() => rememberCommittedPlan(ctx, plan));
   }
   return { project: updated.project, conflicts: updated.conflicts, rescheduled: updated.rescheduled };
+}
+
+/**
+ * Deletes a project (owners, in the web app only: the operation takes a session; `confirm`
+ * must be the project key). The row is marked deleted, so the store reads it no more and
+ * its key is free again; `project.deleted` carries the project as it was
+ * (docs/adr/0008-deletion.md).
+ */
+export async function deleteProject(ctx: DomainContext, actor: Actor, projectId: string, confirm: string): Promise<{ deleted: true; projectId: string }> {
+  await requireProject(ctx, actor, projectId, 'owner');
+  const now = nowIso(ctx);
+  await ctx.store.transaction(async (tx) => {
+    await tx.projects.lockForWrite(projectId);
+    const current = await tx.projects.findById(projectId);
+    if (!current) throw notFound('project');
+    // Compared under the lock: the key of a project without tasks may still change.
+    if (confirm !== current.key) throw invalid([{ path: 'confirm', message: `must be the key of the project, ${current.key}, to confirm its deletion` }]);
+    await tx.projects.markDeleted(projectId, now, actor.userId);
+    await appendEvents(tx, actor, now, [{ type: 'project.deleted', workspaceId: current.workspace_id, projectId, data: { project: presentProject(current) } }]);
+  });
+  return { deleted: true, projectId };
 }

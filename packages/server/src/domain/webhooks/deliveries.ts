@@ -52,7 +52,8 @@ async function ownerSees(tx: Queries, webhook: WebhookRow, cache: Map<string, bo
       const role = (await tx.workspaces.findMembership(webhook.workspace_id, webhook.owner_id))?.role;
       sees = role === 'owner' || role === 'admin';
     } else {
-      const access = await tx.projects.findWithAccess(webhook.project_id, webhook.owner_id);
+      // A deleted project's own webhooks still receive its last events (`project.deleted`).
+      const access = await tx.projects.findWithAccess(webhook.project_id, webhook.owner_id, { includeDeleted: true });
       sees = access !== undefined && effectiveProjectRole(access.workspace_role, access.direct_role) !== null;
     }
     cache.set(key, sees);

@@ -1,9 +1,10 @@
 import type { Insertable, Selectable, Updateable } from 'kysely';
-import type { ProjectMembersTable, ProjectsTable } from '../schema.js';
+import type { ProjectInvitesTable, ProjectMembersTable, ProjectsTable } from '../schema.js';
 import type { Dialect, Executor } from './executor.js';
 
 export type ProjectRow = Selectable<ProjectsTable>;
 export type ProjectMemberRow = Selectable<ProjectMembersTable>;
+export type InviteRow = Selectable<ProjectInvitesTable>;
 
 /** A project with the two roles that decide what a given user may do with it. */
 export type ProjectAccessRow = ProjectRow & {
@@ -12,8 +13,9 @@ export type ProjectAccessRow = ProjectRow & {
 };
 
 export function projectQueries(db: Executor, dialect: Dialect) {
-  function withAccess(userId: string) {
-    return db
+  /** Every read of projects goes through here or `live`: a deleted project is read by nothing but the webhook fan-out. */
+  function withAccess(userId: string, options: { includeDeleted?: boolean } = {}) {
+    const query = db
       .selectFrom('projects as p')
       .leftJoin('workspace_members as wm', (join) =>
         join.onRef('wm.workspace_id', '=', 'p.workspace_id').on('wm.user_id', '=', userId),
@@ -23,6 +25,10 @@ export function projectQueries(db: Executor, dialect: Dialect) {
       )
       .selectAll('p')
       .select(['wm.role as workspace_role', 'pm.role as direct_role']);
+    return options.includeDeleted ? query : query.where('p.deleted_at', 'is', null);
+  }
+  function live() {
+    return db.selectFrom('projects').where('deleted_at', 'is', null);
   }
 
   return {
@@ -33,11 +39,14 @@ export function projectQueries(db: Executor, dialect: Dialect) {
       await db.updateTable('projects').set(changes).where('id', '=', id).execute();
     },
     findById(id: string): Promise<ProjectRow | undefined> {
-      return db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst();
+      return live().selectAll().where('id', '=', id).executeTakeFirst();
     },
-    /** The project and the user's roles on it; undefined when the project does not exist. */
-    findWithAccess(id: string, userId: string): Promise<ProjectAccessRow | undefined> {
-      return withAccess(userId).where('p.id', '=', id).executeTakeFirst();
+    /**
+     * The project and the user's roles on it; undefined when the project does not exist (or
+     * was deleted, unless `includeDeleted`: for the webhook fan-out of its last events).
+     */
+    findWithAccess(id: string, userId: string, options: { includeDeleted?: boolean } = {}): Promise<ProjectAccessRow | undefined> {
+      return withAccess(userId, options).where('p.id', '=', id).executeTakeFirst();
     },
     /**
      * Serialises writes to one project until the transaction ends: a row lock on
@@ -49,8 +58,7 @@ export function projectQueries(db: Executor, dialect: Dialect) {
       }
     },
     async keyExists(workspaceId: string, key: string): Promise<boolean> {
-      const row = await db
-        .selectFrom('projects')
+      const row = await live()
         .select('id')
         .where('workspace_id', '=', workspaceId)
         .where('key', '=', key)
@@ -59,8 +67,7 @@ export function projectQueries(db: Executor, dialect: Dialect) {
     },
     /** Keys in the workspace starting with `prefix`, to pick a free derived key. */
     async keysStartingWith(workspaceId: string, prefix: string): Promise<string[]> {
-      const rows = await db
-        .selectFrom('projects')
+      const rows = await live()
         .select('key')
         .where('workspace_id', '=', workspaceId)
         .where('key', 'like', `${prefix}%`)
@@ -83,6 +90,38 @@ export function projectQueries(db: Executor, dialect: Dialect) {
         .values(row)
         .onConflict((oc) => oc.columns(['project_id', 'user_id']).doUpdateSet({ role: row.role }))
         .execute();
+    },
+    /**
+     * Marks the project deleted (nothing reads it any more) and frees its key for a new
+     * project: the key column takes the project's id, which no key can equal.
+     */
+    async markDeleted(id: string, deletedAt: string, deletedBy: string): Promise<void> {
+      await db.updateTable('projects').set({ deleted_at: deletedAt, deleted_by: deletedBy, key: id }).where('id', '=', id).execute();
+    },
+    async insertInvite(row: InviteRow): Promise<void> {
+      await db.insertInto('project_invites').values(row).execute();
+    },
+    /** Invites of a project that can still be accepted at `now`, newest first. */
+    listActiveInvites(projectId: string, now: string): Promise<InviteRow[]> {
+      return db
+        .selectFrom('project_invites')
+        .selectAll()
+        .where('project_id', '=', projectId)
+        .where('revoked_at', 'is', null)
+        .where('accepted_at', 'is', null)
+        .where('expires_at', '>', now)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
+    findInvite(projectId: string, id: string): Promise<InviteRow | undefined> {
+      return db.selectFrom('project_invites').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+    },
+    findInviteByTokenHash(tokenHash: string): Promise<InviteRow | undefined> {
+      return db.selectFrom('project_invites').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    },
+    async updateInvite(id: string, changes: Updateable<ProjectInvitesTable>): Promise<void> {
+      await db.updateTable('project_invites').set(changes).where('id', '=', id).execute();
     },
     async removeMember(projectId: string, userId: string): Promise<void> {
       await db.deleteFrom('project_members').where('project_id', '=', projectId).where('user_id', '=', userId).execute();

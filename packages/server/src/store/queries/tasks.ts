@@ -113,6 +113,14 @@ export function taskQueries(db: Executor) {
     async updateDependency(id: string, changes: Updateable<DependenciesTable>): Promise<void> {
       await db.updateTable('dependencies').set(changes).where('id', '=', id).execute();
     },
+    /** Deletes tasks and their comments; their dependencies and assignments must be gone already. */
+    async deleteTasks(ids: string[]): Promise<void> {
+      for (let start = 0; start < ids.length; start += insertChunk) {
+        const chunk = ids.slice(start, start + insertChunk);
+        await db.deleteFrom('comments').where('task_id', 'in', chunk).execute();
+        await db.deleteFrom('tasks').where('id', 'in', chunk).execute();
+      }
+    },
     async deleteDependencies(ids: string[]): Promise<void> {
       if (ids.length > 0) await db.deleteFrom('dependencies').where('id', 'in', ids).execute();
     },

@@ -1,0 +1,93 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import type { Invite, InviteCreate, Member, Project } from '@gantry/contract';
+import type { InviteRow } from '../store/store.js';
+import { nowIso, type Actor, type DomainContext } from './context.js';
+import { forbidden, notFound } from './errors.js';
+import { grantProjectRole, presentMember, projectMembers } from './members.js';
+import { appendEvents } from './outbox.js';
+import { requireProject } from './permissions.js';
+import { presentProject } from './planning/presenters.js';
+import { normalizeEmail } from './users.js';
+
+const dayMs = 24 * 60 * 60 * 1000;
+
+/** What the store keeps of an invite's token: its SHA-256, so the store never holds a usable link. */
+function tokenDigest(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+function presentInvite(row: InviteRow): Invite {
+  return { id: row.id, role: row.role, email: row.email, expiresAt: row.expires_at, createdAt: row.created_at, createdBy: row.created_by };
+}
+
+/**
+ * Creates an invite link (project owners). The link is answered once and never stored: only
+ * its token's digest is. Emits `member.invited`, without the link.
+ */
+export async function createInvite(ctx: DomainContext, actor: Actor, projectId: string, input: InviteCreate): Promise<{ invite: Invite & { url: string } }> {
+  const { project } = await requireProject(ctx, actor, projectId, 'owner');
+  const token = randomBytes(32).toString('base64url');
+  const now = ctx.clock.now();
+  const row: InviteRow = {
+    id: randomUUID(),
+    project_id: project.id,
+    token_hash: tokenDigest(token),
+    role: input.role,
+    email: input.email ? normalizeEmail(input.email) : null,
+    expires_at: new Date(now.getTime() + input.expiresInDays * dayMs).toISOString(),
+    created_by: actor.userId,
+    created_at: now.toISOString(),
+    revoked_at: null,
+    accepted_at: null,
+    accepted_by: null,
+  };
+  await ctx.store.transaction(async (tx) => {
+    await tx.projects.insertInvite(row);
+    await appendEvents(tx, actor, row.created_at, [
+      { type: 'member.invited', workspaceId: project.workspace_id, projectId: project.id, data: { invitation: { id: row.id, email: row.email, role: row.role, expiresAt: row.expires_at } } },
+    ]);
+  });
+  return { invite: { ...presentInvite(row), url: `${ctx.baseUrl}/join/${token}` } };
+}
+
+/** The project's invites that can still be accepted, newest first (project owners). */
+export async function listInvites(ctx: DomainContext, actor: Actor, projectId: string): Promise<Invite[]> {
+  await requireProject(ctx, actor, projectId, 'owner');
+  return (await ctx.store.q.projects.listActiveInvites(projectId, nowIso(ctx))).map(presentInvite);
+}
+
+/** Revokes an invite: its link stops working at once (project owners). Revoking it again changes nothing. */
+export async function revokeInvite(ctx: DomainContext, actor: Actor, projectId: string, inviteId: string): Promise<void> {
+  await requireProject(ctx, actor, projectId, 'owner');
+  const invite = await ctx.store.q.projects.findInvite(projectId, inviteId);
+  if (!invite) throw notFound('invite');
+  if (invite.revoked_at === null) await ctx.store.q.projects.updateInvite(invite.id, { revoked_at: nowIso(ctx) });
+}
+
+/**
+ * The signed-in person joins the invite's project with its role, as a direct role (a higher
+ * direct role they have is kept); `member.joined` when they had none. An unknown, expired,
+ * revoked or used token is 404, whichever it is; an invite naming another e-mail is 403.
+ * An invite naming an e-mail is single use; one without is used until it expires.
+ */
+export async function acceptInvite(ctx: DomainContext, actor: Actor, token: string): Promise<{ project: Project; member: Member }> {
+  const now = nowIso(ctx);
+  const project = await ctx.store.transaction(async (tx) => {
+    const invite = await tx.projects.findInviteByTokenHash(tokenDigest(token));
+    const project = invite ? await tx.projects.findById(invite.project_id) : undefined;
+    if (!invite || !project || invite.revoked_at !== null || invite.accepted_at !== null || invite.expires_at <= now) {
+      throw notFound('invite (the link is unknown, expired, revoked or already used)');
+    }
+    const user = await tx.users.findById(actor.userId);
+    if (!user) throw notFound('user');
+    if (invite.email !== null && normalizeEmail(user.email) !== invite.email) {
+      throw forbidden('invite_for_another_email', 'this invite is for another e-mail address: sign in as the person it was sent to');
+    }
+    if (invite.email !== null) await tx.projects.updateInvite(invite.id, { accepted_at: now, accepted_by: user.id });
+    await grantProjectRole(tx, project, user, invite.role, now, { keepHigher: true, actor });
+    return project;
+  });
+  const person = (await projectMembers(ctx, project)).get(actor.userId);
+  if (!person) throw notFound('member');
+  return { project: presentProject(project), member: presentMember(ctx, project, person) };
+}

@@ -1,0 +1,153 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { DeliveredEventType } from '@gantry/contract';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser } from '../support/oauth-client.js';
+import { startReceiver } from '../support/receiver.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+/** Screenshots of each step, kept as test artifacts (ignored by git). */
+const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/web');
+
+interface PlanTaskLite {
+  id: string;
+  key: string;
+  name: string;
+  startAt: string;
+  constraintKind: string;
+}
+
+describe('the web app, from sign-up to a first plan', () => {
+  let server: TestServer;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    server = await startTestServer({ GANTRY_WEBHOOK_ALLOW_PRIVATE: '1' });
+    receiver = await startReceiver();
+    browser = await launchBrowser();
+    page = await (await browser.newContext({ viewport: { width: 1400, height: 800 }, locale: 'en-US' })).newPage();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await server?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
+  const deliverAll = async () => {
+    const worker = server.webhookWorker({ timeoutMs: 2000 });
+    for (let round = 0; round < 20 && (await worker.runOnce()); round++);
+  };
+
+  test('sign up, verify, plan with links and drags, delete with confirmation; every change is announced, and a key still cannot delete', async () => {
+    await page.goto(`${server.url}/sign-up`);
+    await page.getByLabel('Name').fill('Grace Hopper');
+    await page.getByLabel('E-mail').fill('grace@example.com');
+    await page.getByLabel(/^Password/).fill('cobol-forever-1959');
+    await shot('01-sign-up');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+
+    const mail = (await server.store.q.outbox.listMail({ pendingOnly: false, limit: 100 })).find((row) => row.to_address === 'grace@example.com');
+    const link = /https?:\/\/\S+\/verify-email\?token=[\w-]+/.exec(mail?.body ?? '')?.[0];
+    expect(link, mail?.body).toBeDefined();
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+
+    // The same person's key, to watch the plan through the API and subscribe to its events.
+    const created = await server.cli('key', 'create', '--email', 'grace@example.com', '--scope', 'write', '--json');
+    const key = (created.json as { key: string }).key;
+    const { body: workspaces } = await server.request<{ workspaces: { id: string }[] }>('GET', '/api/workspaces', { key });
+    const subscribed = await server.request('POST', '/api/webhooks', { key, body: { url: receiver.url, events: ['*'], workspaceId: workspaces.workspaces[0]!.id } });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
+
+    await page.getByLabel('New project').fill('Moon landing');
+    await page.getByLabel('Start').fill('2027-01-04');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: /Moon landing/ }).waitFor();
+    const projectId = new URL(page.url()).pathname.split('/')[2]!;
+
+    for (const [name, days] of [['Design', '2'], ['Build', '3']] as const) {
+      await page.getByLabel('New task').fill(name);
+      await page.getByLabel('Days').fill(days);
+      await page.getByRole('button', { name: 'Add task' }).click();
+      await page.getByRole('gridcell', { name, exact: true }).waitFor();
+    }
+    const plan = async () => (await server.request<{ tasks: PlanTaskLite[]; dependencies: { id: string }[] }>('GET', `/api/projects/${projectId}`, { key })).body;
+    const [design, build] = (await plan()).tasks;
+    expect([design?.name, build?.name]).toEqual(['Design', 'Build']);
+    expect(build!.startAt).toBe(design!.startAt);
+
+    // Link by dragging from Design's handle onto Build's bar.
+    await page.getByRole('row').filter({ hasText: 'Design' }).click();
+    const handle = page.locator('.gantt-row.selected .link-handle');
+    const from = (await handle.boundingBox())!;
+    const to = (await page.locator(`[data-task-id="${build!.id}"]`).boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(to.x + to.width / 2, to.y + to.height / 2, { steps: 8 });
+    await page.mouse.up();
+    await page.locator('svg.links path.link').waitFor();
+    await expect.poll(async () => (await plan()).dependencies.length).toBe(1);
+    const linked = (await plan()).tasks.find((task) => task.id === build!.id)!;
+    expect(Date.parse(linked.startAt)).toBeGreaterThan(Date.parse(design!.startAt));
+
+    // Drag Build two days later at day zoom: the move becomes a "start no earlier than" constraint.
+    await page.getByLabel('Zoom').selectOption('day');
+    const bar = (await page.locator(`[data-task-id="${build!.id}"]`).boundingBox())!;
+    await page.mouse.move(bar.x + 10, bar.y + bar.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(bar.x + 10 + 2 * 36, bar.y + bar.height / 2, { steps: 10 });
+    await page.mouse.up();
+    await expect.poll(async () => (await plan()).tasks.find((task) => task.id === build!.id)?.constraintKind).toBe('start_no_earlier_than');
+    await shot('02-linked-and-moved');
+
+    // Undo takes the move back.
+    await page.getByRole('button', { name: 'Undo move' }).click();
+    await expect.poll(async () => (await plan()).tasks.find((task) => task.id === build!.id)?.constraintKind).toBe('asap');
+
+    // The API cannot delete, whatever it sends.
+    const refused = await server.request('DELETE', `/api/projects/${projectId}/tasks/${design!.id}?confirm=${design!.key}`, { key });
+    expect(refused.status).toBe(403);
+    expect((refused.body as { details: { reason: string } }).details.reason).toBe('destructive');
+
+    // The person deletes Design with the keyboard and a typed confirmation.
+    await page.getByRole('row').filter({ hasText: 'Design' }).click();
+    await page.getByRole('grid').press('Delete');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(`Type ${design!.key} to confirm`).fill(design!.key);
+    await shot('03-confirm-deletion');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.getByRole('gridcell', { name: 'Design', exact: true }).waitFor({ state: 'detached' });
+    expect((await plan()).tasks.map((task) => task.name)).toEqual(['Build']);
+    expect((await plan()).dependencies).toEqual([]);
+
+    // Then the project, from the list.
+    await page.getByRole('link', { name: 'Gantry' }).click();
+    await page.getByRole('row').filter({ hasText: 'Moon landing' }).getByRole('button', { name: 'Delete…' }).click();
+    const projectKey = (await server.request<{ project: { key: string } }>('GET', `/api/projects/${projectId}`, { key })).body.project.key;
+    await page.getByRole('dialog').getByLabel(`Type ${projectKey} to confirm`).fill(projectKey);
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    await page.getByText('No projects yet').waitFor();
+    expect((await server.request('GET', `/api/projects/${projectId}`, { key })).status).toBe(404);
+
+    await deliverAll();
+    const named = <Type extends DeliveredEventType>(type: Type) => receiver.of(type).filter((event) => event.projectId === projectId);
+    expect(named('project.created')).toHaveLength(1);
+    expect(named('task.created').map((event) => event.data.task.name)).toEqual(['Design', 'Build']);
+    expect(named('dependency.created')).toHaveLength(1);
+    expect(named('task.updated').some((event) => event.data.changes.constraintKind?.to === 'start_no_earlier_than')).toBe(true);
+    expect(named('task.deleted').map((event) => event.data.task.name)).toEqual(['Design']);
+    expect(named('dependency.deleted')).toHaveLength(1);
+    expect(named('project.deleted')).toHaveLength(1);
+    for (const call of receiver.calls.filter((c) => c.body.projectId === projectId)) {
+      expect(call.body.actor).toMatchObject({ name: 'Grace Hopper', client: null });
+    }
+  });
+});
