@@ -21,10 +21,24 @@ export const limits = {
   taskPageSizeMax: 500,
   taskPageSizeDefault: 100,
   nameMaxLength: 200,
+  /** Passwords of the web sign-in: at least this many characters… */
+  passwordMinLength: 10,
+  /** …and at most this many (any longer text is not a password anyone types). */
+  passwordMaxLength: 1000,
+  /** Longest e-mail address (RFC 5321) and avatar address accepted. */
+  emailMaxLength: 254,
+  urlMaxLength: 2000,
   descriptionMaxLength: 20_000,
   /** Project keys: 2-5 letters or digits, starting with a letter. */
   projectKeyPattern: /^[A-Za-z][A-Za-z0-9]{1,4}$/,
 } as const;
+
+/** The languages the web app speaks (BCP 47 tags): a user's `locale` is one of them. */
+export const locales = [
+  'ar', 'cs', 'da', 'de', 'el', 'en', 'es', 'fi', 'fr', 'he', 'hu', 'it',
+  'ja', 'ko', 'nb', 'nl', 'pl', 'pt-BR', 'pt-PT', 'ru', 'sv', 'tr', 'uk', 'zh-CN',
+] as const;
+export type Locale = (typeof locales)[number];
 
 /** The API version: `info.version` of the OpenAPI document and `apiVersion` of every event. */
 export const API_VERSION = '2026-10-01';

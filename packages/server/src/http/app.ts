@@ -4,6 +4,7 @@ import { limits } from '@gantry/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { AccountLimits } from '../domain/account-limits.js';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { AppError, forbidden, invalid } from '../domain/errors.js';
 import { VersionedMemo } from '../domain/memo.js';
@@ -85,6 +86,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     memo: new VersionedMemo(),
     webhookDestinations: deps.webhookDestinations,
     publicFetch: deps.publicFetch,
+    // One set for the process: the REST sign-in and the OAuth sign-in page (mounted with this ctx) share it.
+    accountLimits: new AccountLimits(deps.clock),
   };
   const app = Fastify({
     loggerInstance: deps.logger,

@@ -188,7 +188,9 @@ describe('OpenAPI document', () => {
   it('documents the common error responses on every operation, with Retry-After on 429', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        for (const status of ['401', '403', '429', '500']) {
+        // Operations without a credential (signing up and in) answer 401 only where they say so.
+        const statuses = operation.security?.length === 0 ? ['403', '429', '500'] : ['401', '403', '429', '500'];
+        for (const status of statuses) {
           const response = operation.responses[status];
           expect(response, `${method} ${path} ${status}`).toBeDefined();
           expect(response?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Error');
@@ -240,8 +242,11 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
         const scope = operation['x-required-scope'];
-        // The person's own account pages (connected apps) take the sign-in session only.
-        const expected = path.startsWith('/api/auth/grants') ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${scope}`] }];
+        // Signing up and in takes no credential; the person's own account (the session, the
+        // profile, connected apps) takes the web session only; the rest any credential.
+        const publicRoute = ['/api/auth/signup', '/api/auth/verify-email', '/api/auth/password-reset', '/api/auth/password-reset/complete'].includes(path) || `${method} ${path}` === 'post /api/auth/session';
+        const sessionOnly = path.startsWith('/api/auth/grants') || path === '/api/auth/session' || `${method} ${path}` === 'patch /api/auth/me';
+        const expected = publicRoute ? [] : sessionOnly ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${scope}`] }, { session: [] }];
         if (scope) expect(operation.security, `${method} ${path}`).toEqual(expected);
       }
     }
