@@ -45,7 +45,9 @@ function header(request: FastifyRequest, name: string): string | undefined {
 export async function authenticatePerson(ctx: DomainContext, request: FastifyRequest): Promise<Actor> {
   const token = sessionTokenOf(request.headers.cookie);
   const session = token ? await authenticateWebSession(ctx, token) : null;
-  if (!session) throw new AppError('unauthorized', 'only the signed-in person can do this: sign in in the browser (API keys and OAuth tokens cannot)');
+  if (!session) {
+    throw new AppError('unauthorized', token ? 'the web session is unknown or has ended: sign in again' : 'only the signed-in person can do this: sign in in the browser (API keys and OAuth tokens cannot)');
+  }
   checkCsrf(ctx, session, { method: request.method, csrfToken: header(request, 'x-csrf-token'), origin: header(request, 'origin') });
   request.actor = session.actor;
   return session.actor;
