@@ -107,6 +107,9 @@ interface SignInForm {
   password?: string;
 }
 
+/** Why the sign-in step may be asked for when a browser's web session answers it. */
+const reusableSignIn = new Set(['no_session', 'no_web_session']);
+
 /** What the sign-in page says when the domain refuses a sign-in. */
 function refusal(error: AppError): { status: number; message: string } {
   if (error.code === 'rate_limited') return { status: 429, message: `Too many sign-in attempts. Try again in ${Math.ceil(Number(error.details?.retryAfterSec ?? 60) / 60)} minutes.` };
@@ -165,7 +168,8 @@ async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, pro
     const client = await clientName(params.client_id);
     const path = `${oauthPaths.interaction}/${encodeURIComponent(interaction.uid)}`;
     if (prompt.name === 'login' || !session) {
-      const token = sessionTokenOf(request.headers.cookie);
+      // The web session stands in for signing in, unless the app asked for a fresh sign-in (max_age, prompt=login) or a given person.
+      const token = prompt.reasons.every((reason) => reusableSignIn.has(reason)) ? sessionTokenOf(request.headers.cookie) : undefined;
       const signedIn = token ? await authenticateWebSession(ctx, token) : null;
       if (signedIn) return finish(reply, request, { login: { accountId: signedIn.actor.userId } }, false);
       return sendPage(reply, 200, signInPage({ action: `${path}/login`, clientName: client.name }));

@@ -29,9 +29,9 @@ async function browserSignedIn(cookie: string): Promise<BrowserContext> {
 }
 
 /** Opens an authorization request in the browser: what the person is shown first, and a way to answer the consent page. */
-async function startAuthorization(context: BrowserContext) {
+async function startAuthorization(context: BrowserContext, params: Record<string, string> = {}) {
   const client = await register(as);
-  const request = await authorizationRequest(as, client, { scope: 'service:read', resource: `${server.url}/api` });
+  const request = await authorizationRequest(as, client, { scope: 'service:read', resource: `${server.url}/api`, ...params });
   const page = await context.newPage();
   let callback: URL | undefined;
   await page.route(`${redirectUri}**`, async (route) => {
@@ -61,6 +61,16 @@ describe('one sign-in for the web app and OAuth', () => {
       const tokens = await allow();
       const me = await server.request<{ user: { email: string } }>('GET', '/api/auth/me', { key: tokens.access_token });
       expect(me.body.user.email).toBe(frank.email);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
+  test('an app that asks for a fresh sign-in (prompt=login) gets the sign-in page, web session or not', async () => {
+    const { cookie } = await signIn(server, frank.email, frank.password);
+    const context = await browserSignedIn(cookie);
+    try {
+      expect((await startAuthorization(context, { prompt: 'login' })).shown).toBe('sign-in');
     } finally {
       await context.close();
     }
