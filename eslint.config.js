@@ -92,7 +92,7 @@ export default tseslint.config(
     rules: restrict([
       ...sharedAdapterRules('http'),
       {
-        group: ['**/domain/*/*', '!**/domain/planning/plan-cache.js', '!**/domain/projects/read-cache.js', '**/domain/members.js', '**/domain/users.js', '**/domain/workspaces.js'],
+        group: ['**/domain/*/*', '!**/domain/planning/plan-cache.js', '!**/domain/projects/read-cache.js', '**/domain/accounts.js', '**/domain/members.js', '**/domain/users.js', '**/domain/workspaces.js'],
         message: 'http/ runs domain functions through the operation table (domain/operations.ts, perform): called directly they would skip its scope and input checks',
       },
     ]),

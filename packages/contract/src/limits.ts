@@ -21,10 +21,27 @@ export const limits = {
   taskPageSizeMax: 500,
   taskPageSizeDefault: 100,
   nameMaxLength: 200,
+  /** Passwords of the web sign-in: at least this many characters… */
+  passwordMinLength: 10,
+  /** …and at most this many (any longer text is not a password anyone types). */
+  passwordMaxLength: 1000,
+  /** Longest e-mail address (RFC 5321) and avatar address accepted. */
+  emailMaxLength: 254,
+  urlMaxLength: 2000,
   descriptionMaxLength: 20_000,
   /** Project keys: 2-5 letters or digits, starting with a letter. */
   projectKeyPattern: /^[A-Za-z][A-Za-z0-9]{1,4}$/,
 } as const;
+
+/**
+ * The 24 languages of the service (template texts, the web app's formats): a user's
+ * `locale`, and the `locale` of a project made from a template, is one of them.
+ */
+export const locales = [
+  'en', 'it', 'es', 'fr', 'de', 'pt', 'nl', 'pl', 'ja', 'zh', 'sv', 'da',
+  'no', 'fi', 'cs', 'ro', 'uk', 'tr', 'ar', 'he', 'hi', 'id', 'vi', 'ko',
+] as const;
+export type Locale = (typeof locales)[number];
 
 /** The API version: `info.version` of the OpenAPI document and `apiVersion` of every event. */
 export const API_VERSION = '2026-10-01';

@@ -178,6 +178,13 @@ function webhooksOf(schemas: Map<string, z.ZodType>): Record<string, JsonObject>
   );
 }
 
+/** Who may call: keys, OAuth tokens and web sessions; web sessions only; or anyone. */
+function securityOf(def: RouteDef): JsonObject[] {
+  if (def.credentials === 'none') return [];
+  if (def.credentials === 'session') return [{ session: [] }];
+  return [{ apiKey: [] }, { oauth2: [`service:${def.scope}`] }, { session: [] }];
+}
+
 /**
  * Builds the OpenAPI 3.1 document of the given operations from the very schemas the
  * server validates with, so the document cannot drift from the behaviour.
@@ -194,16 +201,16 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
 
   for (const def of routeList) {
     if (def.body) requestSchemas.set(def.body.name, def.body.schema);
-    responseSchemas.set(def.response.name, def.response.schema);
+    const noContent = def.response.status === 204;
+    if (!noContent) responseSchemas.set(def.response.name, def.response.schema);
 
-    const success = {
-      description: def.summary,
-      content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.response.name}` } } },
-    };
+    const success = noContent
+      ? { description: def.summary }
+      : { description: def.summary, content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.response.name}` } } } };
     const responses: Record<string, JsonObject> = { [def.response.status]: success };
     if (def.response.alsoStatus) responses[def.response.alsoStatus] = success;
     const codes = new Set<ErrorCode>([
-      ...commonErrors,
+      ...(def.credentials === 'none' ? commonErrors.filter((code) => code !== 'unauthorized') : commonErrors),
       ...(def.scope === 'write' ? writeErrors : []),
       ...def.errors,
     ]);
@@ -226,7 +233,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
       summary: def.summary,
       ...(def.description ? { description: def.description } : {}),
       'x-required-scope': def.scope,
-      security: def.credentials === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${def.scope}`] }],
+      security: securityOf(def),
       parameters: [...parametersOf(def.params, 'path'), ...parametersOf(def.query, 'query')],
       responses,
     };
@@ -268,8 +275,9 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
         session: {
           type: 'apiKey',
           in: 'cookie',
-          name: '_session',
-          description: 'The session of a person signed in on the sign-in page (set by the server; for browsers, not integrations).',
+          name: 'gantry_session',
+          description:
+            'The web session of a person signed in in the browser (set by `POST /api/auth/session`, by verifying the e-mail address or resetting the password, and by the OAuth sign-in page; for browsers, not integrations). Every POST, PUT, PATCH and DELETE it authenticates must send `X-CSRF-Token` (the `csrfToken` of the session) and no foreign `Origin`, else 403 with `details.reason = "csrf"`.',
         },
         oauth2: {
           type: 'oauth2',

@@ -35,7 +35,24 @@ import {
   TaskResponse,
   WriteResult,
 } from './resources/tasks.js';
-import { ApiKeyCreate, ApiKeyCreated, ApiKeyList, ApiKeyResponse, MeResponse, OAuthGrantList, OAuthGrantRevoked } from './resources/users.js';
+import {
+  ApiKeyCreate,
+  ApiKeyCreated,
+  ApiKeyList,
+  ApiKeyResponse,
+  EmailVerification,
+  MePatch,
+  MeResponse,
+  OAuthGrantList,
+  OAuthGrantRevoked,
+  PasswordResetAccepted,
+  PasswordResetCompletion,
+  PasswordResetRequest,
+  SessionCreate,
+  SessionResponse,
+  SignUp,
+  SignUpAccepted,
+} from './resources/users.js';
 import {
   DeliveryList,
   DeliveryListQuery,
@@ -69,10 +86,11 @@ export interface RouteDef<
   path: string;
   scope: Scope;
   /**
-   * Who may call: `bearer` (API keys and OAuth tokens; the default), or `session` (a person
-   * signed in in the browser, for what only the person may do, such as disconnecting apps).
+   * Who may call: `bearer` (API keys and OAuth tokens, and the web app's session cookie;
+   * the default), `session` (only a person signed in in the browser, for what only the
+   * person may do, such as disconnecting apps), or `none` (anyone: signing up and in).
    */
-  credentials?: 'bearer' | 'session';
+  credentials?: 'bearer' | 'session' | 'none';
   /**
    * Deletes a project or tasks. Only a person signed in in the web app may (`credentials:
    * 'session'`, with an explicit confirmation); an API key or OAuth token is refused with 403
@@ -90,8 +108,11 @@ export interface RouteDef<
    * problems are reported against the shape the client meant.
    */
   body?: { name: string; schema: B; required: boolean; pick?: (body: unknown) => z.ZodType };
-  /** The success response; `alsoStatus` documents a second success status with the same body. */
-  response: { status: 200 | 201 | 202; alsoStatus?: 200 | 201; name: string; schema: R };
+  /**
+   * The success response; `alsoStatus` documents a second success status with the same
+   * body. A 204 has no body (its schema is `z.void()`, and its name is not published).
+   */
+  response: { status: 200 | 201 | 202 | 204; alsoStatus?: 200 | 201; name: string; schema: R };
   /** Error codes this operation documents beyond the ones every route can answer. */
   errors: ErrorCode[];
 }
@@ -116,9 +137,111 @@ export const routes = {
     path: '/api/auth/me',
     scope: 'read',
     tag: 'Account',
-    summary: 'The user the API key acts for',
+    summary: 'The user the credential acts for',
     response: { status: 200, name: 'MeResponse', schema: MeResponse },
     errors: [],
+  }),
+  signUp: route({
+    operationId: 'signUp',
+    method: 'POST',
+    path: '/api/auth/signup',
+    scope: 'write',
+    credentials: 'none',
+    tag: 'Web sessions',
+    summary: 'Create an account; a link to verify the e-mail address is mailed',
+    description:
+      'Always 202, whether or not the address is registered (a registered address is mailed a password-reset link instead), so the answer never tells who has an account. The verification link (`{base_url}/verify-email?token=…`) works once, for 24 hours.',
+    body: { name: 'SignUp', schema: SignUp, required: true },
+    response: { status: 202, name: 'SignUpAccepted', schema: SignUpAccepted },
+    errors: ['invalid_request'],
+  }),
+  verifyEmail: route({
+    operationId: 'verifyEmail',
+    method: 'POST',
+    path: '/api/auth/verify-email',
+    scope: 'write',
+    credentials: 'none',
+    tag: 'Web sessions',
+    summary: 'Verify the e-mail address with the mailed token, and sign in (sets the session cookie)',
+    body: { name: 'EmailVerification', schema: EmailVerification, required: true },
+    response: { status: 200, name: 'SessionResponse', schema: SessionResponse },
+    errors: ['invalid_request'],
+  }),
+  createSession: route({
+    operationId: 'createSession',
+    method: 'POST',
+    path: '/api/auth/session',
+    scope: 'write',
+    credentials: 'none',
+    tag: 'Web sessions',
+    summary: 'Sign in with e-mail and password (sets the session cookie)',
+    description:
+      'Wrong e-mail or password: 401. An address not verified yet: 403 with `details.reason = "email_unverified"`, and a new verification link is mailed. Failed attempts per e-mail address and all attempts per client address are limited (429), shared with the OAuth sign-in page.',
+    body: { name: 'SessionCreate', schema: SessionCreate, required: true },
+    response: { status: 200, name: 'SessionResponse', schema: SessionResponse },
+    errors: ['invalid_request', 'unauthorized'],
+  }),
+  getSession: route({
+    operationId: 'getSession',
+    method: 'GET',
+    path: '/api/auth/session',
+    scope: 'read',
+    credentials: 'session',
+    tag: 'Web sessions',
+    summary: "The signed-in person and the session's CSRF token",
+    response: { status: 200, name: 'SessionResponse', schema: SessionResponse },
+    errors: [],
+  }),
+  deleteSession: route({
+    operationId: 'deleteSession',
+    method: 'DELETE',
+    path: '/api/auth/session',
+    scope: 'write',
+    credentials: 'session',
+    tag: 'Web sessions',
+    summary: 'Sign out: the session ends and its cookie is cleared',
+    response: { status: 204, name: 'NoContent', schema: z.void() },
+    errors: [],
+  }),
+  requestPasswordReset: route({
+    operationId: 'requestPasswordReset',
+    method: 'POST',
+    path: '/api/auth/password-reset',
+    scope: 'write',
+    credentials: 'none',
+    tag: 'Web sessions',
+    summary: 'Mail a password-reset link',
+    description:
+      'Always 202, whether or not the address is registered. The link (`{base_url}/reset-password?token=…`) works once, for 1 hour.',
+    body: { name: 'PasswordResetRequest', schema: PasswordResetRequest, required: true },
+    response: { status: 202, name: 'PasswordResetAccepted', schema: PasswordResetAccepted },
+    errors: ['invalid_request'],
+  }),
+  completePasswordReset: route({
+    operationId: 'completePasswordReset',
+    method: 'POST',
+    path: '/api/auth/password-reset/complete',
+    scope: 'write',
+    credentials: 'none',
+    tag: 'Web sessions',
+    summary: 'Set a new password with the mailed token, and sign in (sets the session cookie)',
+    description: "The e-mail address counts as verified; the person's other web sessions end.",
+    body: { name: 'PasswordResetCompletion', schema: PasswordResetCompletion, required: true },
+    response: { status: 200, name: 'SessionResponse', schema: SessionResponse },
+    errors: ['invalid_request'],
+  }),
+  updateMe: route({
+    operationId: 'updateMe',
+    method: 'PATCH',
+    path: '/api/auth/me',
+    scope: 'write',
+    credentials: 'session',
+    tag: 'Web sessions',
+    summary: "Change the signed-in person's name, avatar or language",
+    description: 'Only the fields sent change; null clears `name` or `avatarUrl`.',
+    body: { name: 'MePatch', schema: MePatch, required: true },
+    response: { status: 200, name: 'MeResponse', schema: MeResponse },
+    errors: ['invalid_request'],
   }),
   listOAuthGrants: route({
     operationId: 'listOAuthGrants',
@@ -128,7 +251,7 @@ export const routes = {
     credentials: 'session',
     tag: 'Account',
     summary: 'The apps the signed-in person allowed to act for them (OAuth grants)',
-    description: 'Signed-in people only (the session of the sign-in page), not API keys or OAuth tokens.',
+    description: 'Signed-in people only (the web session cookie), not API keys or OAuth tokens.',
     response: { status: 200, name: 'OAuthGrantList', schema: OAuthGrantList },
     errors: [],
   }),

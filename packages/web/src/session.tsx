@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { api, ApiError, setCsrfToken } from './api';
+import { setDisplayLocale } from './format';
 import type { User } from './types';
 
 interface SessionAnswer {
@@ -26,18 +27,29 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setUser(answer.user);
   }, []);
 
+  // The first answer never overrides a session a page started meanwhile (a verification link
+  // signs in while the question is still on its way).
   useEffect(() => {
-    api<SessionAnswer>('GET', '/api/auth/session').then(started, (error: unknown) => {
-      if (!(error instanceof ApiError) || error.status !== 401) console.error(error);
-      setUser(null);
-    });
-  }, [started]);
+    api<SessionAnswer>('GET', '/api/auth/session').then(
+      (answer) => setUser((current) => (current === undefined ? (setCsrfToken(answer.csrfToken), answer.user) : current)),
+      (error: unknown) => {
+        if (!(error instanceof ApiError) || error.status !== 401) console.error(error);
+        setUser((current) => (current === undefined ? null : current));
+      },
+    );
+  }, []);
 
   const signOut = useCallback(async () => {
     await api('DELETE', '/api/auth/session');
     setCsrfToken(null);
     setUser(null);
   }, []);
+
+  // Dates and numbers follow the person's language; the page's lang attribute too (screen readers).
+  setDisplayLocale(user?.locale);
+  useEffect(() => {
+    document.documentElement.lang = user?.locale ?? 'en';
+  }, [user?.locale]);
 
   const value = useMemo(() => ({ user, started, signOut, replaceUser: setUser }), [user, started, signOut]);
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;

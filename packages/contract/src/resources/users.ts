@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { DateTime, DateTimeInput, Uuid } from '../common.js';
-import { limits } from '../limits.js';
+import { limits, locales } from '../limits.js';
 
 export const User = z.object({
   id: Uuid,
@@ -27,6 +27,39 @@ export const OAuthGrant = z.object({
 export type OAuthGrant = z.infer<typeof OAuthGrant>;
 export const OAuthGrantList = z.object({ grants: z.array(OAuthGrant) });
 export const OAuthGrantRevoked = z.object({ id: z.string(), revoked: z.literal(true) });
+
+const Email = z.email().max(limits.emailMaxLength);
+const NewPassword = z
+  .string()
+  .min(limits.passwordMinLength, `must have at least ${limits.passwordMinLength} characters`)
+  .max(limits.passwordMaxLength, `must have at most ${limits.passwordMaxLength} characters`);
+/** A single-use token from a link the service e-mailed. */
+const MailedToken = z.string().min(1).max(200);
+
+export const SignUp = z.object({
+  email: Email,
+  password: NewPassword,
+  name: z.string().trim().min(1).max(limits.nameMaxLength).optional(),
+  locale: z.enum(locales).optional(),
+});
+export const SignUpAccepted = z.object({ verificationSent: z.literal(true) });
+export const EmailVerification = z.object({ token: MailedToken });
+export const SessionCreate = z.object({ email: z.string().max(limits.emailMaxLength), password: z.string().max(limits.passwordMaxLength) });
+/** The signed-in person and the CSRF token to send as `X-CSRF-Token` with every unsafe request of this session. */
+export const SessionResponse = z.object({ user: User, csrfToken: z.string() });
+export const PasswordResetRequest = z.object({ email: z.string().max(limits.emailMaxLength) });
+export const PasswordResetAccepted = z.object({ resetSent: z.literal(true) });
+export const PasswordResetCompletion = z.object({ token: MailedToken, password: NewPassword });
+export const MePatch = z.object({
+  name: z.string().trim().min(1).max(limits.nameMaxLength).nullable().optional(),
+  avatarUrl: z
+    .url({ protocol: /^https$/, error: 'must be an https URL' })
+    .max(limits.urlMaxLength)
+    .nullable()
+    .optional(),
+  locale: z.enum(locales, { error: `must be one of ${locales.join(', ')}` }).optional(),
+});
+export type MePatch = z.infer<typeof MePatch>;
 
 /** A personal API key as its owner sees it: never the key itself, which is shown once, at creation. */
 export const ApiKey = z.object({

@@ -1,6 +1,7 @@
 import type { Scope } from '@gantry/contract';
 import type { Clock } from '../clock.js';
 import type { Store } from '../store/store.js';
+import type { AccountLimits } from './account-limits.js';
 import type { PlanCache } from './planning/plan-cache.js';
 import type { VersionedMemo } from './memo.js';
 import type { ReadCache } from './projects/read-cache.js';
@@ -24,12 +25,21 @@ export interface DomainContext {
    * documents), through the same destination guard; without it, such documents are not fetched.
    */
   publicFetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** Sign-in, sign-up and reset attempts, one set per process shared by every adapter; without it, unlimited (the CLI). */
+  accountLimits?: AccountLimits;
+}
+
+/** Who is calling without a credential, for the limits of sign-ups and sign-ins and a new session's record. */
+export interface ClientInfo {
+  /** The client's IP address. */
+  address: string;
+  userAgent: string | null;
 }
 
 /**
  * What authenticated a call. Each credential has its own rate-limit budget and appears in
  * the audit log: an API key; an OAuth grant (a person's consent to one app), whose access
- * tokens all count as one; or the person's own sign-in session (by its public uid).
+ * tokens all count as one; or the person's own web session (by its id).
  */
 export type Credential =
   | { kind: 'api_key'; id: string }

@@ -63,19 +63,6 @@ export async function authenticateAccessToken(ctx: DomainContext, token: string,
   };
 }
 
-/**
- * The person signed in with this session id (the sign-in page's `_session` cookie), acting
- * as themself; null when the session is unknown or expired.
- */
-export async function authenticateSession(ctx: DomainContext, sessionId: string): Promise<Actor | null> {
-  const row = await ctx.store.q.oauth.find('Session', secretDigest(sessionId));
-  if (!row || (row.expires_at !== null && row.expires_at <= nowIso(ctx))) return null;
-  const session = JSON.parse(row.payload) as { accountId?: string; uid: string };
-  const user = session.accountId ? await ctx.store.q.users.findById(session.accountId) : undefined;
-  if (!user) return null;
-  return { userId: user.id, name: displayName(user), scope: 'write', workspaceId: null, credential: { kind: 'session', id: session.uid } };
-}
-
 interface GrantPayload {
   jti: string;
   accountId: string;

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { RouteDef, Scope } from '@gantry/contract';
 import type { z } from 'zod';
-import type { Actor, DomainContext } from './context.js';
+import type { Actor, ClientInfo, DomainContext } from './context.js';
 import { nowIso } from './context.js';
-import { conflict, destructiveRefused, forbidden, invalid, notFound } from './errors.js';
+import { AppError, conflict, destructiveRefused, forbidden, invalid, notFound } from './errors.js';
 import { boundsProblems, fieldProblems } from './validation.js';
 
 type Output<T> = T extends z.ZodType ? z.output<T> : undefined;
@@ -28,8 +28,19 @@ export class RawJson {
   constructor(readonly bytes: Buffer) {}
 }
 
+/**
+ * A result that signs the browser in (`token`: the new web session's cookie value) or out
+ * (null): the adapter sets or clears the session cookie. Never stored for replay.
+ */
+export class WithSession<T> {
+  constructor(
+    readonly session: { token: string } | null,
+    readonly body: T,
+  ) {}
+}
+
 type Body<D extends RouteDef> = z.input<D['response']['schema']>;
-export type OperationResult<D extends RouteDef> = Body<D> | WithStatus<Body<D>> | RawJson;
+export type OperationResult<D extends RouteDef> = Body<D> | WithStatus<Body<D>> | RawJson | WithSession<Body<D>>;
 
 /**
  * One operation of the service: its contract (name, scope, schemas) and the domain
@@ -39,11 +50,24 @@ export type OperationResult<D extends RouteDef> = Body<D> | WithStatus<Body<D>> 
  */
 export interface Operation<D extends RouteDef = RouteDef> {
   readonly def: D;
-  run(ctx: DomainContext, actor: Actor, input: OperationInput<D>): Promise<OperationResult<D>>;
+  /** `actor` is null exactly for operations without credentials (`credentials: 'none'`). */
+  run(ctx: DomainContext, actor: Actor | null, input: OperationInput<D>, client: ClientInfo): Promise<OperationResult<D>>;
 }
 
 export function defineOperation<D extends RouteDef>(def: D, run: (ctx: DomainContext, actor: Actor, input: OperationInput<D>) => Promise<OperationResult<D>>): Operation<D> {
-  return { def, run };
+  return {
+    def,
+    run: (ctx, actor, input) => {
+      if (!actor) throw new AppError('unauthorized', 'a credential is required');
+      return run(ctx, actor, input);
+    },
+  };
+}
+
+/** An operation anyone may call without a credential (signing up and in): it learns who calls only from `client`. */
+export function definePublicOperation<D extends RouteDef>(def: D, run: (ctx: DomainContext, input: OperationInput<D>, client: ClientInfo) => Promise<OperationResult<D>>): Operation<D> {
+  if (def.credentials !== 'none') throw new Error(`${def.operationId} needs a credential: define it with defineOperation`);
+  return { def, run: (ctx, _actor, input, client) => run(ctx, input, client) };
 }
 
 /** 403 unless the actor's credential allows the scope (`write` includes `read`). */
@@ -93,16 +117,25 @@ function parseInput<D extends RouteDef>(def: D, raw: RawInput): OperationInput<D
   return { params: params?.data, query: query?.data, body: body?.data } as OperationInput<D>;
 }
 
-/** What an operation answered: its status, its body (or bytes), and whether it is a stored answer replayed. */
+/**
+ * What an operation answered: its status, its body (or bytes), whether it is a stored
+ * answer replayed, and whether it signs the browser in (`{token}`) or out (null).
+ */
 export interface Outcome {
   status: number;
   body: unknown;
   replayed: boolean;
+  session?: { token: string } | null;
 }
 
 function outcomeOf(def: RouteDef, result: unknown): Outcome {
-  return result instanceof WithStatus ? { status: result.status, body: result.body, replayed: false } : { status: def.response.status, body: result, replayed: false };
+  if (result instanceof WithStatus) return { status: result.status, body: result.body, replayed: false };
+  if (result instanceof WithSession) return { status: def.response.status, body: result.body, replayed: false, session: result.session };
+  return { status: def.response.status, body: result, replayed: false };
 }
+
+/** Whom an adapter serves when it cannot tell (the CLI, MCP over a credential). */
+const unknownClient: ClientInfo = { address: 'unknown', userAgent: null };
 
 /** Carries a dry run's outcome out of the unit of work it rolls back. */
 class DryRunRollback extends Error {
@@ -116,10 +149,10 @@ class DryRunRollback extends Error {
  * events it appends (so no webhook) and the post-commit work it registers (the plan and
  * read caches) are dropped with the transaction; only its answer is kept.
  */
-async function dryRun(ctx: DomainContext, actor: Actor, operation: Operation, input: OperationInput<RouteDef>): Promise<Outcome> {
+async function dryRun(ctx: DomainContext, actor: Actor | null, operation: Operation, input: OperationInput<RouteDef>): Promise<Outcome> {
   try {
     await ctx.store.unitOfWork(async (store) => {
-      throw new DryRunRollback(outcomeOf(operation.def, await operation.run({ ...ctx, store }, actor, input)));
+      throw new DryRunRollback(outcomeOf(operation.def, await operation.run({ ...ctx, store }, actor, input, unknownClient)));
     });
   } catch (error) {
     if (error instanceof DryRunRollback) return error.outcome;
@@ -147,14 +180,25 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
  * write would do, and nothing of it is saved, announced or cached (an idempotency key is
  * ignored: there is nothing to replay).
  */
-export async function perform(ctx: DomainContext, actor: Actor, operation: Operation, raw: RawInput, options: { idempotencyKey?: string; dryRun?: boolean } = {}): Promise<Outcome> {
+export async function perform(
+  ctx: DomainContext,
+  actor: Actor | null,
+  operation: Operation,
+  raw: RawInput,
+  options: { idempotencyKey?: string; dryRun?: boolean; client?: ClientInfo } = {},
+): Promise<Outcome> {
   const { def } = operation;
-  requireCredential(actor, def);
-  requireScope(actor, def.scope);
+  const client = options.client ?? unknownClient;
+  if (def.credentials !== 'none') {
+    if (!actor) throw new AppError('unauthorized', 'a credential is required');
+    requireCredential(actor, def);
+    requireScope(actor, def.scope);
+  }
   const input = parseInput(def, raw);
   if (options.dryRun) return dryRun(ctx, actor, operation, input);
   const { idempotencyKey } = options;
-  if (idempotencyKey === undefined || def.method !== 'POST') return outcomeOf(def, await operation.run(ctx, actor, input));
+  // Without a credential there is no one to remember a key for (and a session's token is never stored).
+  if (idempotencyKey === undefined || def.method !== 'POST' || !actor) return outcomeOf(def, await operation.run(ctx, actor, input, client));
   if (idempotencyKey.length === 0 || idempotencyKey.length > 255) throw invalid([{ path: 'headers.idempotency-key', message: 'must be 1-255 characters' }]);
   const fingerprint = createHash('sha256').update(`${def.operationId}\n${JSON.stringify(raw.params ?? null)}\n${JSON.stringify(raw.body ?? null)}`).digest('hex');
 
@@ -175,7 +219,7 @@ export async function perform(ctx: DomainContext, actor: Actor, operation: Opera
         return { status: existing.status, body: JSON.parse(existing.response) as unknown, replayed: true };
       }
     }
-    const outcome = outcomeOf(def, await operation.run({ ...ctx, store }, actor, input));
+    const outcome = outcomeOf(def, await operation.run({ ...ctx, store }, actor, input, client));
     const response = outcome.body instanceof RawJson ? outcome.body.bytes.toString('utf8') : JSON.stringify(outcome.body);
     await idempotency.completeIdempotency(actor.userId, idempotencyKey, outcome.status, response);
     return outcome;

@@ -1,15 +1,17 @@
 import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
 import { createOwnApiKey, listOwnApiKeys, revokeOwnApiKey } from './api-keys.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
+import { completePasswordReset, requestPasswordReset, signIn, signUp, updateMe, verifyEmail, type SignedIn } from './accounts.js';
 import { listProjectMembers } from './members.js';
 import { listGrants, revokeGrant } from './oauth-grants.js';
-import { defineOperation, RawJson, WithStatus, type Operation } from './operation.js';
+import { defineOperation, definePublicOperation, RawJson, WithSession, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
 import { createComment, listComments } from './planning/comments.js';
 import { applyChangeSet, createTask, deleteDependency, deleteTask, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
 import type { PlanWriteResult } from './planning/write-plan.js';
 import { createProject, deleteProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
+import { currentSession, endSession } from './sessions.js';
 import { getCurrentUser } from './users.js';
 import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
 import { createWebhook, deleteWebhook, enableWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
@@ -20,6 +22,11 @@ function writeResult<T extends PlanWriteResult>({ plan: _plan, ...result }: T): 
   return result;
 }
 
+/** Signed in: the session's cookie for the browser, the person and the CSRF token for the caller. */
+function sessionStarted({ token, user, csrfToken }: SignedIn): WithSession<{ user: SignedIn['user']; csrfToken: string }> {
+  return new WithSession({ token }, { user, csrfToken });
+}
+
 /**
  * Every operation of the public API, by its contract name: what REST binds to routes,
  * and what MCP tools and the web app call. The type makes it complete — an operation of
@@ -27,6 +34,25 @@ function writeResult<T extends PlanWriteResult>({ plan: _plan, ...result }: T): 
  */
 export const operations = {
   getMe: defineOperation(routes.getMe, async (ctx, actor) => ({ user: await getCurrentUser(ctx, actor) })),
+  updateMe: defineOperation(routes.updateMe, async (ctx, actor, { body }) => ({ user: await updateMe(ctx, actor, body) })),
+  signUp: definePublicOperation(routes.signUp, async (ctx, { body }, client) => {
+    await signUp(ctx, body, client);
+    return { verificationSent: true as const };
+  }),
+  verifyEmail: definePublicOperation(routes.verifyEmail, async (ctx, { body }, client) => sessionStarted(await verifyEmail(ctx, body.token, client))),
+  createSession: definePublicOperation(routes.createSession, async (ctx, { body }, client) => sessionStarted(await signIn(ctx, body.email, body.password, client))),
+  getSession: defineOperation(routes.getSession, (ctx, actor) => currentSession(ctx, actor)),
+  deleteSession: defineOperation(routes.deleteSession, async (ctx, actor) => {
+    await endSession(ctx, actor);
+    return new WithSession(null, undefined);
+  }),
+  requestPasswordReset: definePublicOperation(routes.requestPasswordReset, async (ctx, { body }, client) => {
+    await requestPasswordReset(ctx, body.email, client);
+    return { resetSent: true as const };
+  }),
+  completePasswordReset: definePublicOperation(routes.completePasswordReset, async (ctx, { body }, client) =>
+    sessionStarted(await completePasswordReset(ctx, body.token, body.password, client)),
+  ),
   listOAuthGrants: defineOperation(routes.listOAuthGrants, async (ctx, actor) => ({ grants: await listGrants(ctx, actor) })),
   revokeOAuthGrant: defineOperation(routes.revokeOAuthGrant, async (ctx, actor, { params }) => {
     await revokeGrant(ctx, actor, params.grantId);

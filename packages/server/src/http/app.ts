@@ -4,11 +4,13 @@ import { limits } from '@gantry/contract';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { AccountLimits } from '../domain/account-limits.js';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { AppError, invalid } from '../domain/errors.js';
 import { VersionedMemo } from '../domain/memo.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
 import { ReadCache } from '../domain/projects/read-cache.js';
+import { purgeExpiredSessions } from '../domain/sessions.js';
 import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
 import { authenticate, enforceRateLimit, refuseBearerDeletion } from './auth.js';
@@ -88,6 +90,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     memo: new VersionedMemo(),
     webhookDestinations: deps.webhookDestinations,
     publicFetch: deps.publicFetch,
+    // One set for the process: the REST sign-in and the OAuth sign-in page (mounted with this ctx) share it.
+    accountLimits: new AccountLimits(deps.clock),
   };
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -169,6 +173,10 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     });
   });
   app.addHook('onClose', async () => audit.close());
+  // Expired web sessions and mailed tokens are never read again: dropped hourly.
+  const purge = setInterval(() => void purgeExpiredSessions(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired web sessions')), 60 * 60 * 1000);
+  purge.unref();
+  app.addHook('onClose', async () => clearInterval(purge));
 
   installErrorHandler(app, limits.requestBodyMaxBytes, deps.config.baseUrl);
   app.setNotFoundHandler(async (request, reply) => {

@@ -1,8 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { rateLimitIdentity, type Actor, type DomainContext } from '../domain/context.js';
+import { rateLimitIdentity, type Actor, type ClientInfo, type DomainContext } from '../domain/context.js';
 import { authenticateBearer } from '../domain/credentials.js';
 import { AppError, destructiveRefused } from '../domain/errors.js';
-import { authenticateSession } from '../domain/oauth-grants.js';
+import { authenticateWebSession, checkCsrf, sessionTokenOf } from '../domain/sessions.js';
 import type { SlidingWindowLimiter } from '../sliding-window-limiter.js';
 
 declare module 'fastify' {
@@ -18,10 +18,12 @@ export interface RateLimiters {
 
 /**
  * An API key or an OAuth access token issued for the resource called — the REST API unless
- * said otherwise (`authenticateBearer`): 401 for a missing, unknown, revoked or expired
- * one, or a token for another resource; sets `request.actor`.
+ * said otherwise (`authenticateBearer`) — or, for the REST API when no `Authorization` is
+ * sent, the web session cookie (with its CSRF rules). 401 for a missing, unknown, revoked
+ * or expired credential, or a token for another resource; sets `request.actor`.
  */
 export async function authenticate(ctx: DomainContext, request: FastifyRequest, resource: 'api' | 'mcp' = 'api'): Promise<Actor> {
+  if (request.headers.authorization === undefined && resource === 'api' && sessionTokenOf(request.headers.cookie)) return authenticatePerson(ctx, request);
   const actor = await authenticateBearer(ctx, request.headers.authorization, resource);
   if (!actor) {
     throw new AppError('unauthorized', 'a valid API key or OAuth access token is required: Authorization: Bearer …');
@@ -30,18 +32,30 @@ export async function authenticate(ctx: DomainContext, request: FastifyRequest, 
   return actor;
 }
 
-const sessionCookie = /(?:^|;\s*)_session=([^;\s]+)/;
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
 
 /**
- * The person signed in in this browser (the sign-in page's session cookie), for what only
- * the person may do; API keys and OAuth tokens are not accepted here. 401 otherwise.
+ * The person signed in in this browser (the web session cookie), for what only the person
+ * may do; API keys and OAuth tokens are not accepted here. 401 otherwise; 403 `csrf` for
+ * an unsafe request without the session's `X-CSRF-Token` or from a foreign `Origin`.
  */
 export async function authenticatePerson(ctx: DomainContext, request: FastifyRequest): Promise<Actor> {
-  const sessionId = sessionCookie.exec(request.headers.cookie ?? '')?.[1];
-  const actor = sessionId ? await authenticateSession(ctx, decodeURIComponent(sessionId)) : null;
-  if (!actor) throw new AppError('unauthorized', 'only the signed-in person can do this: sign in in the browser (API keys and OAuth tokens cannot)');
-  request.actor = actor;
-  return actor;
+  const token = sessionTokenOf(request.headers.cookie);
+  const session = token ? await authenticateWebSession(ctx, token) : null;
+  if (!session) {
+    throw new AppError('unauthorized', token ? 'the web session is unknown or has ended: sign in again' : 'only the signed-in person can do this: sign in in the browser (API keys and OAuth tokens cannot)');
+  }
+  checkCsrf(ctx, session, { method: request.method, csrfToken: header(request, 'x-csrf-token'), origin: header(request, 'origin') });
+  request.actor = session.actor;
+  return session.actor;
+}
+
+/** Who calls, for what is done without a credential (its limits, a new session's record). */
+export function clientInfo(request: FastifyRequest): ClientInfo {
+  return { address: request.ip, userAgent: header(request, 'user-agent') ?? null };
 }
 
 function isRead(method: string): boolean {

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import type { Actor, DomainContext } from '../domain/context.js';
+import type { DomainContext } from '../domain/context.js';
 import { perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
-import { authenticate, authenticatePerson, enforceRateLimit, refuseBearerDeletion, type RateLimiters } from './auth.js';
+import { sessionCookie } from '../domain/sessions.js';
+import { authenticate, authenticatePerson, clientInfo, enforceRateLimit, refuseBearerDeletion, type RateLimiters } from './auth.js';
 
 export interface RouteDeps {
   ctx: DomainContext;
@@ -23,6 +24,8 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
       method: def.method,
       url: def.path.replace(/\{(\w+)\}/g, ':$1'),
       onRequest: async (request, reply) => {
+        // Without a credential (signing up and in): limited per client address by the domain.
+        if (def.credentials === 'none') return;
         // A deletion with a bearer credential is refused as such (403), not as a missing session (401).
         if (def.destructive && request.headers.authorization !== undefined) return refuseBearerDeletion(deps.ctx, deps.limiters, request, reply);
         const actor = def.credentials === 'session' ? await authenticatePerson(deps.ctx, request) : await authenticate(deps.ctx, request);
@@ -33,12 +36,14 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
         const idempotencyKey = request.headers['idempotency-key'];
         const outcome = await perform(
           deps.ctx,
-          request.actor as Actor,
+          request.actor,
           operation,
           { params: request.params, query: request.query, body: request.body },
-          { idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined },
+          { idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined, client: clientInfo(request) },
         );
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');
+        if (outcome.session !== undefined) reply.header('set-cookie', sessionCookie(deps.ctx.baseUrl, outcome.session?.token ?? null)).header('cache-control', 'no-store');
+        if (outcome.status === 204) return reply.code(204).send();
         if (outcome.body instanceof RawJson) return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body.bytes);
         return reply.code(outcome.status).send(outcome.body);
       },

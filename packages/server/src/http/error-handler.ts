@@ -41,6 +41,8 @@ export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number
     if (appError.status >= 500) request.log.error({ err: error }, appError.message);
     // A route serving another resource (MCP) has named its own metadata already.
     if (appError.code === 'unauthorized' && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', challenge);
+    const retryAfterSec = appError.details?.retryAfterSec;
+    if (appError.code === 'rate_limited' && typeof retryAfterSec === 'number' && !reply.hasHeader('retry-after')) reply.header('retry-after', retryAfterSec);
     return reply.code(appError.status).send(errorBody(appError));
   });
 }

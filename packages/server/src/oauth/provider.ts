@@ -1,7 +1,8 @@
 import { generateKeyPairSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import Provider, { errors, type Configuration, type JWK } from 'oidc-provider';
+import Provider, { errors, interactionPolicy, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../clock.js';
 import type { DomainContext } from '../domain/context.js';
+import { authenticateWebSession, sessionTokenOf } from '../domain/sessions.js';
 import type { Store } from '../store/store.js';
 import { clientSecretDigest, storeAdapter } from './adapter.js';
 
@@ -57,6 +58,24 @@ export interface OAuthProviderOptions {
  * `iss` in authorization responses (RFC 9207), and client ids that are URLs of metadata
  * documents. Everything it keeps lives in our store.
  */
+/**
+ * The sign-in step is asked for unless the browser holds a web session of the person the
+ * authorization server remembers (one sign-in: signing out of the web app signs out here
+ * too), or the person has just signed in in this interaction.
+ */
+function signInPolicy(options: Pick<DomainContext, 'store' | 'clock' | 'baseUrl'>): interactionPolicy.DefaultPolicy {
+  const policy = interactionPolicy.base();
+  const webSession = new interactionPolicy.Check('no_web_session', 'The person is not signed in to the web app in this browser', async (ctx: KoaContextWithOIDC) => {
+    const { oidc } = ctx;
+    if (!oidc.session?.accountId || oidc.result?.login) return interactionPolicy.Check.NO_NEED_TO_PROMPT;
+    const token = sessionTokenOf(ctx.get('cookie'));
+    const session = token ? await authenticateWebSession(options, token) : null;
+    return session?.actor.userId === oidc.session.accountId ? interactionPolicy.Check.NO_NEED_TO_PROMPT : interactionPolicy.Check.REQUEST_PROMPT;
+  });
+  policy.get('login')?.checks.add(webSession);
+  return policy;
+}
+
 export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }: OAuthProviderOptions): Promise<Provider> {
   const resources = oauthResources(baseUrl);
   const cookieKey = await instanceSecret(store, clock, 'oauth-cookie-key', () => randomBytes(32).toString('base64url'));
@@ -92,7 +111,8 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
       AuthorizationCode: 60,
       RefreshToken: refreshTokenTtlSec,
       Grant: 365 * 24 * 60 * 60,
-      Session: 14 * 24 * 60 * 60,
+      // As long as a web session: the sign-in step is asked again when the web session ended (signInPolicy).
+      Session: 30 * 24 * 60 * 60,
       Interaction: 60 * 60,
     },
     features: {
@@ -119,7 +139,7 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
       },
     },
     ...(publicFetch ? { fetch: publicFetch } : {}),
-    interactions: { url: (_ctx, interaction) => `${oauthPaths.interaction}/${interaction.uid}` },
+    interactions: { policy: signInPolicy({ store, clock, baseUrl }), url: (_ctx, interaction) => `${oauthPaths.interaction}/${interaction.uid}` },
     findAccount: async (_ctx, sub) => {
       const user = await store.q.users.findById(sub);
       return user ? { accountId: user.id, claims: () => ({ sub: user.id }) } : undefined;

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors, type Interaction } from 'oidc-provider';
+import { checkSignIn } from '../domain/accounts.js';
 import type { DomainContext } from '../domain/context.js';
+import { AppError } from '../domain/errors.js';
 import { protectedResources } from '../domain/oauth-grants.js';
-import { displayName, normalizeEmail, verifySignIn } from '../domain/users.js';
-import { SlidingWindowLimiter } from '../sliding-window-limiter.js';
+import { authenticateWebSession, sessionCookie, sessionTokenOf, startSession } from '../domain/sessions.js';
+import { displayName } from '../domain/users.js';
 import { consentPage, problemPage, signInPage } from './pages.js';
 import { createOAuthProvider, oauthPaths, oauthScopes } from './provider.js';
 
@@ -105,19 +107,22 @@ interface SignInForm {
   password?: string;
 }
 
+/** Why the sign-in step may be asked for when a browser's web session answers it. */
+const reusableSignIn = new Set(['no_session', 'no_web_session']);
+
+/** What the sign-in page says when the domain refuses a sign-in. */
+function refusal(error: AppError): { status: number; message: string } {
+  if (error.code === 'rate_limited') return { status: 429, message: `Too many sign-in attempts. Try again in ${Math.ceil(Number(error.details?.retryAfterSec ?? 60) / 60)} minutes.` };
+  if (error.details?.reason === 'email_unverified') return { status: 403, message: 'Confirm your e-mail address first: we have mailed you a new link.' };
+  return { status: 401, message: 'The e-mail or the password is not right.' };
+}
+
 /**
- * Sign-in attempts: failed ones per e-mail address (guessing one person's password), and
- * all per client address (trying many), each refused before the slow password hash.
+ * The sign-in and consent steps oidc-provider hands over to us (`interactions.url`). Signing
+ * in is the web app's sign-in (`checkSignIn`, with its limits) and starts a web session; a
+ * browser that has one skips the sign-in page.
  */
-const signInWindowMs = 15 * 60 * 1000;
-const failedSignInsPerEmail = 10;
-const signInsPerAddress = 50;
-
-/** The sign-in and consent steps oidc-provider hands over to us (`interactions.url`). */
 async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, provider: Provider): Promise<void> {
-  const failuresByEmail = new SlidingWindowLimiter(failedSignInsPerEmail, signInWindowMs, ctx.clock);
-  const byAddress = new SlidingWindowLimiter(signInsPerAddress, signInWindowMs, ctx.clock);
-
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
@@ -162,7 +167,13 @@ async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, pro
     const { params, prompt, session } = interaction;
     const client = await clientName(params.client_id);
     const path = `${oauthPaths.interaction}/${encodeURIComponent(interaction.uid)}`;
-    if (prompt.name === 'login' || !session) return sendPage(reply, 200, signInPage({ action: `${path}/login`, clientName: client.name }));
+    if (prompt.name === 'login' || !session) {
+      // The web session stands in for signing in, unless the app asked for a fresh sign-in (max_age, prompt=login) or a given person.
+      const token = prompt.reasons.every((reason) => reusableSignIn.has(reason)) ? sessionTokenOf(request.headers.cookie) : undefined;
+      const signedIn = token ? await authenticateWebSession(ctx, token) : null;
+      if (signedIn) return finish(reply, request, { login: { accountId: signedIn.actor.userId } }, false);
+      return sendPage(reply, 200, signInPage({ action: `${path}/login`, clientName: client.name }));
+    }
     const user = await ctx.store.q.users.findById(session.accountId);
     const missing = (prompt.details.missingResourceScopes ?? {}) as Record<string, string[]>;
     return sendPage(
@@ -187,18 +198,20 @@ async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, pro
     const { email = '', password = '' } = request.body ?? {};
     const page = async (status: number, error: string) =>
       sendPage(reply, status, signInPage({ action: `${oauthPaths.interaction}/${encodeURIComponent(interaction.uid)}/login`, clientName: (await clientName(interaction.params.client_id)).name, email, error }));
-    const account = normalizeEmail(email);
-    const waitMs = Math.max(failuresByEmail.waitMs(account), byAddress.take(request.ip).retryAfterMs);
-    if (waitMs > 0) {
-      reply.header('retry-after', Math.ceil(waitMs / 1000));
-      return page(429, `Too many sign-in attempts. Try again in ${Math.ceil(waitMs / 60_000)} minutes.`);
+    const userAgent = request.headers['user-agent'] ?? null;
+    let userId: string;
+    try {
+      userId = (await checkSignIn(ctx, email, password, { address: request.ip, userAgent })).id;
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      const { status, message } = refusal(error);
+      if (error.code === 'rate_limited') reply.header('retry-after', error.details?.retryAfterSec);
+      return page(status, message);
     }
-    const user = email && password ? await verifySignIn(ctx, email, password) : null;
-    if (!user) {
-      failuresByEmail.take(account);
-      return page(401, 'The e-mail or the password is not right.');
-    }
-    await finish(reply, request, { login: { accountId: user.id } }, false);
+    // Signed in to the web app as well: the browser keeps the session the redirect sets.
+    const { token } = await startSession(ctx, userId, { userAgent });
+    reply.raw.setHeader('set-cookie', sessionCookie(ctx.baseUrl, token));
+    await finish(reply, request, { login: { accountId: userId } }, false);
   });
 
   scope.post<{ Params: { uid: string } }>(`${base}/confirm`, async (request, reply) => {

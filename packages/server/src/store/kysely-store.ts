@@ -17,6 +17,7 @@ import { baselineQueries } from './queries/baselines.js';
 import { oauthQueries } from './queries/oauth.js';
 import { outboxQueries } from './queries/outbox.js';
 import { peopleQueries } from './queries/people.js';
+import { sessionQueries } from './queries/sessions.js';
 import { taskQueries } from './queries/tasks.js';
 import { webhookQueries } from './queries/webhooks.js';
 import { eventQueries } from './queries/events.js';
@@ -40,6 +41,7 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     outbox: outboxQueries(db),
     webhooks: webhookQueries(db, dialect),
     oauth: oauthQueries(db),
+    sessions: sessionQueries(db),
   };
 }
 

@@ -19,6 +19,29 @@ export interface UsersTable {
   updated_at: string;
 }
 
+/** A person signed in in a browser: the cookie's token is stored as its SHA-256 digest only. */
+export interface WebSessionsTable {
+  id: string;
+  token_digest: string;
+  user_id: string;
+  /** Sent back as `X-CSRF-Token`: useless without the cookie, so stored as given. */
+  csrf_token: string;
+  user_agent: string | null;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** The single-use token of a mailed link, stored as its SHA-256 digest. */
+export interface AccountTokensTable {
+  digest: string;
+  purpose: 'verify_email' | 'reset_password';
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface WorkspacesTable {
   id: string;
   name: string;
@@ -341,6 +364,8 @@ export interface WebhookAttemptsTable {
 
 export interface Database {
   users: UsersTable;
+  web_sessions: WebSessionsTable;
+  account_tokens: AccountTokensTable;
   workspaces: WorkspacesTable;
   workspace_members: WorkspaceMembersTable;
   projects: ProjectsTable;

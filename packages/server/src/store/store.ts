@@ -8,6 +8,7 @@ import type { BaselineRow, baselineQueries, BaselineTaskRow } from './queries/ba
 import type { OAuthArtifactRow, oauthQueries } from './queries/oauth.js';
 import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
+import type { AccountTokenRow, sessionQueries, WebSessionRow } from './queries/sessions.js';
 import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
 import type { AttemptRow, DeliveryRow, OutboxEventRow, webhookQueries, WebhookRow } from './queries/webhooks.js';
 import type { Dialect } from './queries/executor.js';
@@ -28,6 +29,7 @@ export interface Queries {
   outbox: ReturnType<typeof outboxQueries>;
   webhooks: ReturnType<typeof webhookQueries>;
   oauth: ReturnType<typeof oauthQueries>;
+  sessions: ReturnType<typeof sessionQueries>;
 }
 
 export interface Store {
@@ -63,6 +65,7 @@ export interface Store {
 }
 
 export type {
+  AccountTokenRow,
   ApiKeyRow,
   AttemptRow,
   DeliveryRow,
@@ -85,6 +88,7 @@ export type {
   TaskPageOptions,
   TaskRow,
   UserRow,
+  WebSessionRow,
   WorkspaceRow,
 };
 export type { Database, Flag } from './schema.js';

@@ -23,7 +23,7 @@ describe('gantry CLI', () => {
       expect(created.code, created.stderr).toBe(0);
       expect(Object.keys(created.json ?? {})).toEqual(['user']);
       const user = User.parse((created.json as { user: unknown }).user);
-      expect(user).toMatchObject({ email: 'ada@example.com', name: 'Ada Lovelace', emailVerified: false });
+      expect(user).toMatchObject({ email: 'ada@example.com', name: 'Ada Lovelace', emailVerified: true });
 
       const key = await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--json');
       const me = await server.request<{ user: { id: string } }>('GET', '/api/auth/me', { key: (key.json as { key: string }).key });

@@ -192,7 +192,9 @@ describe('OpenAPI document', () => {
   it('documents the common error responses on every operation, with Retry-After on 429', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item)) {
-        for (const status of ['401', '403', '429', '500']) {
+        // Operations without a credential (signing up and in) answer 401 only where they say so.
+        const statuses = operation.security?.length === 0 ? ['403', '429', '500'] : ['401', '403', '429', '500'];
+        for (const status of statuses) {
           const response = operation.responses[status];
           expect(response, `${method} ${path} ${status}`).toBeDefined();
           expect(response?.content?.['application/json']?.schema.$ref).toBe('#/components/schemas/Error');
@@ -244,9 +246,11 @@ describe('OpenAPI document', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
         const scope = operation['x-required-scope'];
-        // The person's own operations (connected apps, keys, turning a webhook back on, deleting projects and tasks, joining a project) take the sign-in session only.
-        const personal = Object.values(routes).some((def) => def.path === path && def.method.toLowerCase() === method && def.credentials === 'session');
-        const expected = personal ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${scope}`] }];
+        // Signing up and in takes no credential; the person's own operations (the session, the
+        // profile, connected apps, keys, turning a webhook back on, deleting projects and tasks,
+        // joining a project) take the web session only; the rest any credential.
+        const def = Object.values(routes).find((candidate) => candidate.path === path && candidate.method.toLowerCase() === method);
+        const expected = def?.credentials === 'none' ? [] : def?.credentials === 'session' ? [{ session: [] }] : [{ apiKey: [] }, { oauth2: [`service:${scope}`] }, { session: [] }];
         if (scope) expect(operation.security, `${method} ${path}`).toEqual(expected);
       }
     }

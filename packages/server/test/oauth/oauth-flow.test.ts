@@ -11,6 +11,7 @@ import {
   signInAndConsent,
 } from '../support/oauth-client.js';
 import { presentEvent } from '../../src/domain/events.js';
+import { sessionHeaders } from '../support/sessions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -246,14 +247,18 @@ describe('the person manages the apps they allowed', () => {
     }
     expect((await call(tokens.access_token, 'GET', '/api/auth/me')).status).toBe(200);
 
-    const revoked = await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { headers: { cookie } });
+    // The sign-in page signed the person in to the web app: the same session, with its CSRF rule.
+    const forged = await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { headers: { cookie } });
+    expect(forged.body).toMatchObject({ error: 'forbidden', details: { reason: 'csrf' } });
+    const headers = await sessionHeaders(server, cookie);
+    const revoked = await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { headers });
     expect(revoked.status).toBe(200);
     expect(revoked.body).toEqual({ id: grant?.id, revoked: true });
     expect((await call(tokens.access_token, 'GET', '/api/auth/me')).status).toBe(401);
     expect(await oauthError(await refresh(client, tokens.refresh_token as string))).toBe('invalid_grant');
     const after = await server.request<{ grants: { id: string }[] }>('GET', '/api/auth/grants', { headers: { cookie } });
     expect(after.body.grants.map((each) => each.id)).not.toContain(grant?.id);
-    expect((await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { headers: { cookie } })).status).toBe(404);
+    expect((await server.request('DELETE', `/api/auth/grants/${grant?.id}`, { headers })).status).toBe(404);
   }, 60_000);
 
   test("one person cannot see or revoke another's grants (404)", async () => {
@@ -267,7 +272,7 @@ describe('the person manages the apps they allowed', () => {
     const listed = await server.request<{ grants: { id: string }[] }>('GET', '/api/auth/grants', { headers: { cookie } });
     expect(listed.body.grants.map((grant) => grant.id)).not.toContain(grantId);
     expect(listed.body.grants).toHaveLength(1);
-    expect((await server.request('DELETE', `/api/auth/grants/${grantId}`, { headers: { cookie } })).status).toBe(404);
+    expect((await server.request('DELETE', `/api/auth/grants/${grantId}`, { headers: await sessionHeaders(server, cookie) })).status).toBe(404);
   }, 60_000);
 });
 

@@ -48,6 +48,7 @@ export function openApiProblems(method: string, pathname: string, status: number
   if (operation) {
     const response = operation.responses[String(status)];
     if (!response) return [`${method} ${match?.template} does not document status ${status}`];
+    if (status < 400 && !response.content) return body === null ? [] : [`${method} ${match?.template} documents no body for status ${status}`];
     ref = response.content?.['application/json'].schema.$ref ?? ref;
   } else if (status < 400) {
     return [];

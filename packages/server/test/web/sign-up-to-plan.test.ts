@@ -67,15 +67,15 @@ describe('the web app, from sign-up to a first plan', () => {
     const subscribed = await server.request('POST', '/api/webhooks', { key, body: { url: receiver.url, events: ['*'], workspaceId: workspaces.workspaces[0]!.id } });
     expect(subscribed.status, JSON.stringify(subscribed.body)).toBe(201);
 
-    await page.getByLabel('New project').fill('Moon landing');
+    await page.getByLabel('Project name').fill('Moon landing');
     await page.getByLabel('Start').fill('2027-01-04');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('heading', { name: /Moon landing/ }).waitFor();
     const projectId = new URL(page.url()).pathname.split('/')[2]!;
 
     for (const [name, days] of [['Design', '2'], ['Build', '3']] as const) {
-      await page.getByLabel('New task').fill(name);
-      await page.getByLabel('Days').fill(days);
+      await page.getByLabel('Task name').fill(name);
+      await page.getByLabel('Duration (days)').fill(days);
       await page.getByRole('button', { name: 'Add task' }).click();
       await page.getByRole('gridcell', { name, exact: true }).waitFor();
     }

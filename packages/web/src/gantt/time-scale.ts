@@ -1,4 +1,5 @@
 /** How the timeline maps time to pixels at each zoom, and the labels of its header. */
+import { displayLocale } from '../format';
 
 export type Zoom = 'day' | 'week' | 'month';
 
@@ -43,12 +44,16 @@ export interface Tick {
   weekend: boolean;
 }
 
-const dayLabel = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', weekday: 'narrow', day: 'numeric' });
-const weekLabel = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'short', day: 'numeric' });
-const monthLabel = new Intl.DateTimeFormat(undefined, { timeZone: 'UTC', month: 'short', year: 'numeric' });
+const labels = (locale: string | undefined) => ({
+  day: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'narrow', day: 'numeric' }),
+  week: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', day: 'numeric' }),
+  month: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', year: 'numeric' }),
+});
+let labelsOf = { locale: displayLocale(), ...labels(displayLocale()) };
 
 /** The header cells between two pixel offsets (only what is on screen is built). */
 export function ticks(scale: TimeScale, fromX: number, toX: number): Tick[] {
+  if (labelsOf.locale !== displayLocale()) labelsOf = { locale: displayLocale(), ...labels(displayLocale()) };
   const out: Tick[] = [];
   let ms = startOfDay(scale.at(Math.max(0, fromX)));
   if (scale.zoom === 'week') ms -= ((new Date(ms).getUTCDay() + 6) % 7) * dayMs;
@@ -56,7 +61,7 @@ export function ticks(scale: TimeScale, fromX: number, toX: number): Tick[] {
   while (scale.x(ms) < toX) {
     const date = new Date(ms);
     const next = scale.zoom === 'day' ? ms + dayMs : scale.zoom === 'week' ? ms + 7 * dayMs : Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
-    const label = scale.zoom === 'day' ? dayLabel.format(date) : scale.zoom === 'week' ? weekLabel.format(date) : monthLabel.format(date);
+    const label = labelsOf[scale.zoom].format(date);
     const weekday = date.getUTCDay();
     out.push({ x: scale.x(ms), width: scale.x(next) - scale.x(ms), label, weekend: scale.zoom === 'day' && (weekday === 0 || weekday === 6) });
     ms = next;

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { browserLocale } from '../format';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Card, Field } from '../components';
 import { useSession, type SessionAnswer } from '../session';
@@ -60,8 +61,7 @@ export function SignUpPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [sent, setSent] = useState(false);
-  const locale = navigator.language.split('-')[0] ?? 'en';
-  const form = useSubmit(() => api('POST', '/api/auth/signup', { name, email, password, locale }), () => setSent(true));
+  const form = useSubmit(() => api('POST', '/api/auth/signup', { name: name || undefined, email, password, locale: browserLocale() }), () => setSent(true));
   if (sent) {
     return (
       <Card title="Check your e-mail">

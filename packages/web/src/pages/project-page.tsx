@@ -150,25 +150,21 @@ export function ProjectPage() {
           {formatDate(`${plan.project.startDate}T00:00:00Z`)} · {plan.tasks.length} tasks
         </span>
         <div className="toolbar" role="toolbar" aria-label="Chart">
-          <label>
-            Zoom{' '}
-            <select value={zoom} onChange={(event) => setZoom(event.target.value as Zoom)}>
+          <label htmlFor="chart-zoom">Zoom</label>
+          <select id="chart-zoom" value={zoom} onChange={(event) => setZoom(event.target.value as Zoom)}>
               <option value="day">Days</option>
               <option value="week">Weeks</option>
               <option value="month">Months</option>
-            </select>
-          </label>
-          <label>
-            Baseline{' '}
-            <select value={baselineId} onChange={(event) => setBaselineId(event.target.value)}>
+          </select>
+          <label htmlFor="chart-baseline">Baseline</label>
+          <select id="chart-baseline" value={baselineId} onChange={(event) => setBaselineId(event.target.value)}>
               <option value="">None</option>
               {plan.baselines.map((saved) => (
                 <option key={saved.id} value={saved.id}>
                   {saved.name} ({formatDate(saved.capturedAt)})
                 </option>
               ))}
-            </select>
-          </label>
+          </select>
           {editable && (
             <button type="button" className="secondary" onClick={() => void saveBaseline()}>
               Save baseline
@@ -199,9 +195,9 @@ export function ProjectPage() {
       )}
       {editable && (
         <form className="inline-form" onSubmit={addTask} aria-label="New task">
-          <label className="visually-hidden" htmlFor="new-task-name">New task</label>
+          <label className="visually-hidden" htmlFor="new-task-name">Task name</label>
           <input id="new-task-name" placeholder="New task name" required value={newName} onChange={(event) => setNewName(event.target.value)} />
-          <label htmlFor="new-task-days">Days</label>
+          <label htmlFor="new-task-days">Duration (days)</label>
           <input id="new-task-days" type="number" min={0} step={0.5} className="narrow" value={newDays} onChange={(event) => setNewDays(event.target.value)} />
           <label className="check">
             <input type="checkbox" checked={asSubtask} disabled={!selected} onChange={(event) => setAsSubtask(event.target.checked)} /> under {selected ? selected.key : 'the selected task'}

@@ -52,7 +52,7 @@ export function ProjectsPage() {
       <h1>Projects</h1>
       {error && <Alert>{error}</Alert>}
       <form className="inline-form" onSubmit={create} aria-label="New project">
-        <Field label="New project" placeholder="Website relaunch" required value={name} onChange={(e) => setName(e.target.value)} error={createError?.field('name')} />
+        <Field label="Project name" placeholder="Website relaunch" required value={name} onChange={(e) => setName(e.target.value)} error={createError?.field('name')} />
         <Field label="Start" type="date" required value={startDate} onChange={(e) => setStartDate(e.target.value)} error={createError?.field('startDate')} />
         <button type="submit">Create</button>
       </form>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
-import { formatDateTime } from '../format';
+import { formatDateTime, localeNames } from '../format';
 import { useSession } from '../session';
 import type { ApiKey, Delivery, OAuthGrant, User, Webhook, Workspace } from '../types';
 
@@ -47,7 +47,16 @@ function ProfileSection() {
         {error && error.fields.length === 0 && <Alert>{error.message}</Alert>}
         <Field label="Name" value={name} onChange={(e) => setName(e.target.value)} error={error?.field('name')} />
         <Field label="Avatar (https address of a picture)" type="url" value={avatarUrl} onChange={(e) => setAvatarUrl(e.target.value)} error={error?.field('avatarUrl')} />
-        <Field label="Language (e.g. en, fr, ja)" value={locale} onChange={(e) => setLocale(e.target.value)} error={error?.field('locale')} />
+        <div className="field">
+          <label htmlFor="profile-locale">Language</label>
+          <select id="profile-locale" value={locale} onChange={(e) => setLocale(e.target.value)}>
+            {localeNames().map(({ locale: tag, name: label }) => (
+              <option key={tag} value={tag}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </div>
         <button type="submit">Save profile</button>
       </form>
     </section>

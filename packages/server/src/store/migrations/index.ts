@@ -4,6 +4,7 @@ import { planning } from './0002-planning.js';
 import { webhooks } from './0003-webhooks.js';
 import { taskSearch } from './0004-task-search.js';
 import { oauth } from './0005-oauth.js';
+import { webSessions } from './0006-web-sessions.js';
 import { deletionAndInvites } from './0007-deletion-and-invites.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
@@ -13,5 +14,6 @@ export const migrations: Record<string, Migration> = {
   '0003-webhooks': webhooks,
   '0004-task-search': taskSearch,
   '0005-oauth': oauth,
+  '0006-web-sessions': webSessions,
   '0007-deletion-and-invites': deletionAndInvites,
 };

@@ -1,0 +1,25 @@
+import type { Clock } from '../clock.js';
+import { SlidingWindowLimiter } from '../sliding-window-limiter.js';
+
+const minute = 60 * 1000;
+const signInWindowMs = 15 * minute;
+
+/**
+ * The limits of what anyone may do without a credential, one set per process, shared by
+ * every adapter that signs people in (the REST API and the OAuth sign-in page): failed
+ * sign-ins per e-mail address (guessing one person's password); all sign-ins, sign-ups,
+ * verifications and resets per client address (trying many, or flooding the mail outbox);
+ * account mails per recipient (flooding one mailbox). Each is checked before the slow
+ * password hash.
+ */
+export class AccountLimits {
+  readonly failedSignInsPerEmail: SlidingWindowLimiter;
+  readonly requestsPerAddress: SlidingWindowLimiter;
+  readonly mailsPerRecipient: SlidingWindowLimiter;
+
+  constructor(clock: Clock, options: { failedSignInsPerEmail?: number; requestsPerAddress?: number; mailsPerRecipientPerHour?: number } = {}) {
+    this.failedSignInsPerEmail = new SlidingWindowLimiter(options.failedSignInsPerEmail ?? 10, signInWindowMs, clock);
+    this.requestsPerAddress = new SlidingWindowLimiter(options.requestsPerAddress ?? 50, signInWindowMs, clock);
+    this.mailsPerRecipient = new SlidingWindowLimiter(options.mailsPerRecipientPerHour ?? 5, 60 * minute, clock);
+  }
+}

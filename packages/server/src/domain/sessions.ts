@@ -1,0 +1,131 @@
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import type { User } from '@gantry/contract';
+import type { Queries } from '../store/store.js';
+import { nowIso, type Actor, type DomainContext } from './context.js';
+import { AppError } from './errors.js';
+import { secretDigest } from './secrets.js';
+import { displayName, presentUser } from './users.js';
+
+/** The web session's cookie: the web app, the REST API and the OAuth sign-in page share it. */
+export const SESSION_COOKIE = 'gantry_session';
+/** A session lasts 30 days from sign-in. */
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+/** How stale `last_seen_at` may get before a request refreshes it (one write an hour, not one per request). */
+const touchEveryMs = 60 * 60 * 1000;
+
+/** What the browser told about itself when the session started. */
+export interface SessionMeta {
+  userAgent?: string | null;
+}
+
+export interface StartedSession {
+  /** The cookie's value: shown once, stored only as its digest. */
+  token: string;
+  /** Sent back as `X-CSRF-Token` with every unsafe request of the session. */
+  csrfToken: string;
+  sessionId: string;
+}
+
+function randomToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Signs the user in: a new web session (in `tx` when given, to commit with the change that signs in). */
+export async function startSession(ctx: DomainContext, userId: string, meta: SessionMeta = {}, tx: Queries = ctx.store.q): Promise<StartedSession> {
+  const token = randomToken();
+  const csrfToken = randomToken();
+  const sessionId = randomUUID();
+  const now = ctx.clock.now();
+  await tx.sessions.insert({
+    id: sessionId,
+    token_digest: secretDigest(token),
+    user_id: userId,
+    csrf_token: csrfToken,
+    user_agent: meta.userAgent?.slice(0, 500) ?? null,
+    created_at: now.toISOString(),
+    last_seen_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+  });
+  return { token, csrfToken, sessionId };
+}
+
+export interface WebSession {
+  /** The person, acting as themself with the write scope; the session is the credential. */
+  actor: Actor;
+  csrfToken: string;
+}
+
+/** The session this cookie token belongs to, or null (unknown, ended or expired). */
+export async function authenticateWebSession(ctx: DomainContext, token: string): Promise<WebSession | null> {
+  const row = await ctx.store.q.sessions.findByDigest(secretDigest(token));
+  const now = ctx.clock.now();
+  if (!row || row.expires_at <= now.toISOString()) return null;
+  const user = await ctx.store.q.users.findById(row.user_id);
+  if (!user) return null;
+  if (now.getTime() - Date.parse(row.last_seen_at) > touchEveryMs) await ctx.store.q.sessions.touch(row.id, now.toISOString());
+  return {
+    actor: { userId: user.id, name: displayName(user), scope: 'write', workspaceId: null, credential: { kind: 'session', id: row.id } },
+    csrfToken: row.csrf_token,
+  };
+}
+
+/** The session token in a `Cookie` header, if any. */
+export function sessionTokenOf(cookieHeader: string | undefined): string | undefined {
+  for (const pair of (cookieHeader ?? '').split(';')) {
+    const at = pair.indexOf('=');
+    if (at > 0 && pair.slice(0, at).trim() === SESSION_COOKIE) return pair.slice(at + 1).trim() || undefined;
+  }
+  return undefined;
+}
+
+/** The `Set-Cookie` value that keeps `token` in the browser, or (null) that clears the cookie. */
+export function sessionCookie(baseUrl: string, token: string | null): string {
+  const secure = new URL(baseUrl).protocol === 'https:' ? '; Secure' : '';
+  const lifetime = token === null ? 'Max-Age=0' : `Max-Age=${SESSION_TTL_MS / 1000}`;
+  return `${SESSION_COOKIE}=${token ?? ''}; ${lifetime}; Path=/; HttpOnly; SameSite=Lax${secure}`;
+}
+
+function same(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
+}
+
+/**
+ * 403 `csrf` for an unsafe request (anything but GET and HEAD) of a web session that does
+ * not send the session's CSRF token as `X-CSRF-Token`, or that comes from another origin
+ * than the service's (`Origin`, when the browser sends it).
+ */
+export function checkCsrf(ctx: Pick<DomainContext, 'baseUrl'>, session: WebSession, request: { method: string; csrfToken?: string; origin?: string }): void {
+  if (request.method === 'GET' || request.method === 'HEAD') return;
+  const origin = new URL(ctx.baseUrl).origin;
+  if (request.origin !== undefined && request.origin !== origin) {
+    throw new AppError('forbidden', `requests signed in by the session cookie must come from ${origin}`, { reason: 'csrf' });
+  }
+  if (request.csrfToken === undefined || !same(request.csrfToken, session.csrfToken)) {
+    throw new AppError('forbidden', "send the session's CSRF token (csrfToken of GET /api/auth/session) as X-CSRF-Token", { reason: 'csrf' });
+  }
+}
+
+function sessionIdOf(actor: Actor): string {
+  if (actor.credential.kind !== 'session') throw new AppError('unauthorized', 'only a signed-in person has a web session');
+  return actor.credential.id;
+}
+
+/** The signed-in person and their session's CSRF token (`GET /api/auth/session`). */
+export async function currentSession(ctx: DomainContext, actor: Actor): Promise<{ user: User; csrfToken: string }> {
+  const row = await ctx.store.q.sessions.findById(sessionIdOf(actor));
+  const user = await ctx.store.q.users.findById(actor.userId);
+  if (!row || !user) throw new AppError('unauthorized', 'the session has ended');
+  return { user: presentUser(user), csrfToken: row.csrf_token };
+}
+
+/** Signs out: the actor's session ends. */
+export async function endSession(ctx: DomainContext, actor: Actor): Promise<void> {
+  await ctx.store.q.sessions.delete(sessionIdOf(actor));
+}
+
+/** Drops expired sessions and mailed tokens (they are never read again). */
+export async function purgeExpiredSessions(ctx: DomainContext): Promise<void> {
+  await ctx.store.q.sessions.purgeExpired(nowIso(ctx));
+}
