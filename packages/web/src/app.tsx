@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { BrowserRouter, Link, Navigate, Route, Routes, useLocation } from 'react-router';
 import { ForgotPasswordPage, ResetPasswordPage, SignInPage, SignUpPage, VerifyEmailPage } from './pages/auth-pages';
+import { JoinPage } from './pages/join-page';
 import { ProjectPage } from './pages/project-page';
 import { ProjectsPage } from './pages/projects-page';
 import { SettingsPage } from './pages/settings-page';
@@ -45,6 +46,7 @@ export function App() {
           <Route path="/" element={<SignedIn><ProjectsPage /></SignedIn>} />
           <Route path="/projects/:projectId" element={<SignedIn><ProjectPage /></SignedIn>} />
           <Route path="/projects/:projectId/tasks/:taskId" element={<SignedIn><ProjectPage /></SignedIn>} />
+          <Route path="/join/:token" element={<SignedIn><JoinPage /></SignedIn>} />
           <Route path="/settings" element={<SignedIn><SettingsPage /></SignedIn>} />
           <Route path="*" element={<SignedIn><p className="empty">There is no page here. <Link to="/">Your projects</Link></p></SignedIn>} />
         </Routes>

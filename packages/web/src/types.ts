@@ -20,3 +20,5 @@ export type ApiKey = z.infer<typeof contract.ApiKey>;
 export type Webhook = z.infer<typeof contract.Webhook>;
 export type Delivery = z.infer<typeof contract.Delivery>;
 export type OAuthGrant = z.infer<typeof contract.OAuthGrant>;
+export type Invite = z.infer<typeof contract.Invite>;
+export type ProjectRole = z.infer<typeof contract.ProjectRole>;

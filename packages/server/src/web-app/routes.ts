@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
  * index.html and the browser routes from there. A task's `url` is such a page. Any other
  * address stays the API's JSON 404.
  */
-export const webAppPages = ['/', '/sign-in', '/sign-up', '/verify-email', '/forgot-password', '/reset-password', '/projects/*', '/settings'];
+export const webAppPages = ['/', '/sign-in', '/sign-up', '/verify-email', '/forgot-password', '/reset-password', '/projects/*', '/join/*', '/settings'];
 
 /** Where `npm run build` puts the web app. */
 export function webAppDirectory(): string {

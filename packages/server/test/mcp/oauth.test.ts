@@ -1,7 +1,8 @@
 import type * as oauth from 'oauth4webapi';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationRequest, discover, exchangeCode, launchBrowser, register, signInAndConsent } from '../support/oauth-client.js';
+import { launchBrowser } from '../support/browser.js';
+import { authorizationRequest, discover, exchangeCode, register, signInAndConsent } from '../support/oauth-client.js';
 import { planningClient } from '../support/planning.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { callOk, connectLegacy, connectModern, rawPost } from './support.js';

@@ -5,7 +5,8 @@ import { StreamableHTTPClientTransport as LegacyTransport } from '@modelcontextp
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { presentEvent } from '../../src/domain/events.js';
-import { launchBrowser, redirectUri, signInAndConsent } from '../support/oauth-client.js';
+import { launchBrowser } from '../support/browser.js';
+import { redirectUri, signInAndConsent } from '../support/oauth-client.js';
 import { planningClient } from '../support/planning.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 import { callOk, type McpClient } from './support.js';

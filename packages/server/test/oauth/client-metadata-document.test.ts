@@ -4,7 +4,8 @@ import type * as oauth from 'oauth4webapi';
 import type { Browser } from 'playwright-core';
 import { generate } from 'selfsigned';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { authorizationRequest, discover, exchangeCode, launchBrowser, redirectUri, signInAndConsent } from '../support/oauth-client.js';
+import { launchBrowser } from '../support/browser.js';
+import { authorizationRequest, discover, exchangeCode, redirectUri, signInAndConsent } from '../support/oauth-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 // An app identified by the URL of its metadata document (Client ID Metadata Documents):

@@ -1,15 +1,8 @@
 import * as oauth from 'oauth4webapi';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  authorizationRequest,
-  discover,
-  exchangeCode,
-  insecure,
-  launchBrowser,
-  register,
-  signInAndConsent,
-} from '../support/oauth-client.js';
+import { launchBrowser } from '../support/browser.js';
+import { authorizationRequest, discover, exchangeCode, insecure, register, signInAndConsent } from '../support/oauth-client.js';
 import { presentEvent } from '../../src/domain/events.js';
 import { sessionHeaders } from '../support/sessions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';

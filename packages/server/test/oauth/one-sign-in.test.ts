@@ -1,7 +1,8 @@
 import type * as oauth from 'oauth4webapi';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { authorizationRequest, discover, exchangeCode, launchBrowser, redirectUri, register } from '../support/oauth-client.js';
+import { launchBrowser } from '../support/browser.js';
+import { authorizationRequest, discover, exchangeCode, redirectUri, register } from '../support/oauth-client.js';
 import { sessionHeaders, signIn } from '../support/sessions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 

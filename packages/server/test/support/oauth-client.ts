@@ -1,5 +1,5 @@
 import * as oauth from 'oauth4webapi';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { expect } from 'vitest';
 import type { TestServer } from './test-server.js';
 
@@ -8,14 +8,6 @@ export const insecure = { [oauth.allowInsecureRequests]: true } as const;
 
 /** Where the test apps say they receive the authorization response; the browser intercepts it, nothing listens. */
 export const redirectUri = 'http://127.0.0.1:9/callback';
-
-/** Debian's Chromium, headless, with nothing reaching beyond loopback. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
-}
 
 export async function discover(server: TestServer): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(server.url);

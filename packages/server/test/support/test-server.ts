@@ -45,6 +45,8 @@ export interface TestServer {
   storeEnv: TestStoreEnv;
   /** A webhook worker on the same store and clock, driven by the test (`runOnce()`). */
   webhookWorker(options?: { timeoutMs?: number }): WebhookWorker;
+  /** Delivers every due webhook delivery now, as the worker would (a few rounds, for the fan-out then the sends). */
+  deliverAll(): Promise<void>;
   /** Runs the real `gantry` bin against the same store. */
   cli(...args: string[]): Promise<CliResult>;
   /** Sends a request; every response is checked against the OpenAPI document. */
@@ -83,6 +85,14 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const publicFetch = guardedFetch({ allowPrivate: config.webhookAllowPrivate, resolver: testResolver, ca: options.trustedCa });
   const app = buildService({ config, store, clock, logger: createLogger('silent'), webhookDestinations, publicFetch });
   const address = await app.listen({ port, host: '127.0.0.1' });
+  const webhookWorker = (options: { timeoutMs?: number } = {}) =>
+    new WebhookWorker({
+      ctx: { store, clock, baseUrl: config.baseUrl, webhookDestinations },
+      log: createLogger('silent'),
+      retryDelaysSec: config.webhookRetryDelaysSec,
+      allowPrivate: config.webhookAllowPrivate,
+      timeoutMs: options.timeoutMs,
+    });
 
   return {
     url: address,
@@ -91,14 +101,10 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     clock,
     app,
     storeEnv,
-    webhookWorker(options = {}) {
-      return new WebhookWorker({
-        ctx: { store, clock, baseUrl: config.baseUrl, webhookDestinations },
-        log: createLogger('silent'),
-        retryDelaysSec: config.webhookRetryDelaysSec,
-        allowPrivate: config.webhookAllowPrivate,
-        timeoutMs: options.timeoutMs,
-      });
+    webhookWorker,
+    async deliverAll() {
+      const worker = webhookWorker({ timeoutMs: 2000 });
+      for (let round = 0; round < 20 && (await worker.runOnce()); round++);
     },
     async cli(...args) {
       const result = await runGantry(args, processEnv);

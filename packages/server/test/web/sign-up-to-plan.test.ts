@@ -1,15 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { DeliveredEventType } from '@gantry/contract';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser } from '../support/oauth-client.js';
+import { launchBrowser, newPage, screenshots } from '../support/browser.js';
 import { startReceiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
-
-/** Screenshots of each step, kept as test artifacts (ignored by git). */
-const artifacts = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/web');
 
 interface PlanTaskLite {
   id: string;
@@ -26,11 +20,10 @@ describe('the web app, from sign-up to a first plan', () => {
   let page: Page;
 
   beforeAll(async () => {
-    mkdirSync(artifacts, { recursive: true });
     server = await startTestServer({ GANTRY_WEBHOOK_ALLOW_PRIVATE: '1' });
     receiver = await startReceiver();
     browser = await launchBrowser();
-    page = await (await browser.newContext({ viewport: { width: 1400, height: 800 }, locale: 'en-US' })).newPage();
+    page = await newPage(browser);
   });
 
   afterAll(async () => {
@@ -39,11 +32,8 @@ describe('the web app, from sign-up to a first plan', () => {
     await server?.close();
   });
 
-  const shot = (name: string) => page.screenshot({ path: path.join(artifacts, `${name}.png`) });
-  const deliverAll = async () => {
-    const worker = server.webhookWorker({ timeoutMs: 2000 });
-    for (let round = 0; round < 20 && (await worker.runOnce()); round++);
-  };
+  const screenshot = screenshots('sign-up-to-plan');
+  const shot = (name: string) => screenshot(page, name);
 
   test('sign up, verify, plan with links and drags, delete with confirmation; every change is announced, and a key still cannot delete', async () => {
     await page.goto(`${server.url}/sign-up`);
@@ -137,7 +127,7 @@ describe('the web app, from sign-up to a first plan', () => {
     await page.getByText('No projects yet').waitFor();
     expect((await server.request('GET', `/api/projects/${projectId}`, { key })).status).toBe(404);
 
-    await deliverAll();
+    await server.deliverAll();
     const named = <Type extends DeliveredEventType>(type: Type) => receiver.of(type).filter((event) => event.projectId === projectId);
     expect(named('project.created')).toHaveLength(1);
     expect(named('task.created').map((event) => event.data.task.name)).toEqual(['Design', 'Build']);

@@ -7,6 +7,7 @@ import { formatDate, minutesPerDay } from '../format';
 import { GanttChart, type BaselineSpan } from '../gantt/gantt-chart';
 import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
+import { MembersPanel } from './members-panel';
 import { timeScale, workingDaysBetween, type Zoom } from '../gantt/time-scale';
 import { useSession } from '../session';
 import type { Conflict, Dependency, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
@@ -41,6 +42,7 @@ export function ProjectPage() {
   const [newName, setNewName] = useState('');
   const [newDays, setNewDays] = useState('1');
   const [asSubtask, setAsSubtask] = useState(false);
+  const [showMembers, setShowMembers] = useState(false);
 
   const load = useCallback(async () => {
     try {
@@ -170,6 +172,9 @@ export function ProjectPage() {
               Save baseline
             </button>
           )}
+          <button type="button" className="secondary" aria-pressed={showMembers} onClick={() => setShowMembers(!showMembers)}>
+            Members
+          </button>
           {lastChange && (
             <button type="button" className="secondary" onClick={() => void write(lastChange.undo).catch(() => undefined)}>
               Undo {lastChange.label}
@@ -235,6 +240,7 @@ export function ProjectPage() {
             onLink={link}
           />
         )}
+        {showMembers && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onClose={() => setShowMembers(false)} />}
         {opened && (
           <TaskDrawer
             key={opened.id}

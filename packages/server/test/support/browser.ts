@@ -1,0 +1,24 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+/** Debian's Chromium, headless, with nothing reaching beyond loopback. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** A page of a fresh browser context (its own cookies), as a desktop user sees the web app. */
+export async function newPage(browser: Browser): Promise<Page> {
+  return (await browser.newContext({ viewport: { width: 1400, height: 800 }, locale: 'en-US' })).newPage();
+}
+
+/** Where a test's screenshots go, kept as test artifacts (ignored by git): test-artifacts/web/<group>-<name>.png. */
+export function screenshots(group: string): (page: Page, name: string) => Promise<unknown> {
+  const directory = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test-artifacts/web');
+  mkdirSync(directory, { recursive: true });
+  return (page, name) => page.screenshot({ path: path.join(directory, `${group}-${name}.png`) });
+}

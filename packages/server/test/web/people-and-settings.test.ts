@@ -1,0 +1,128 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser, newPage, screenshots } from '../support/browser.js';
+import { startReceiver } from '../support/receiver.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const screenshot = screenshots('people-and-settings');
+
+describe('the web app: inviting and joining, API keys, webhooks', () => {
+  let server: TestServer;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let browser: Browser;
+  let owner: Page;
+
+  /** A person made by the machine's administrator (verified), signed in through the sign-in page. */
+  async function signedIn(email: string, name: string): Promise<Page> {
+    const created = await server.cli('user', 'create', '--email', email, '--name', name, '--password', 'correct horse battery', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    const page = await newPage(browser);
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    return page;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer({ GANTRY_WEBHOOK_ALLOW_PRIVATE: '1' });
+    receiver = await startReceiver();
+    browser = await launchBrowser();
+    owner = await signedIn('owner@example.com', 'Olga Owner');
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await receiver?.close();
+    await server?.close();
+  });
+
+  test('a key made in the settings is shown once and works; a webhook it subscribes is turned on again after a 410, and a delivery is resent', async () => {
+    await owner.getByRole('link', { name: 'Olga Owner' }).click();
+    await owner.getByRole('heading', { name: 'Settings' }).waitFor();
+    const keyForm = owner.getByRole('form', { name: 'New API key' });
+    await keyForm.getByLabel('Key name').fill('Integration');
+    await keyForm.getByLabel('Scope').selectOption('write');
+    await keyForm.getByRole('button', { name: 'Create key' }).click();
+    const key = (await owner.locator('code.secret').textContent())?.trim() ?? '';
+    expect(key).toMatch(/^gnt_/);
+    expect((await server.request('GET', '/api/auth/me', { key })).status).toBe(200);
+
+    // The key subscribes a webhook to a project of its own, whose receiver then answers 410 Gone.
+    const { body: created } = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key, body: { name: 'Hooked' } });
+    const { body: subscribed } = await server.request<{ webhook: { id: string } }>('POST', '/api/webhooks', { key, body: { url: receiver.url, events: ['task.created'], projectId: created.project.id, name: 'Receiver' } });
+    receiver.answer(() => ({ status: 410 }));
+    await server.request('POST', `/api/projects/${created.project.id}/tasks`, { key, body: { name: 'First' } });
+    await server.deliverAll();
+    const webhook = async () => (await server.request<{ webhook: { status: string } }>('GET', `/api/webhooks/${subscribed.webhook.id}`, { key })).body.webhook.status;
+    expect(await webhook()).toBe('disabled');
+
+    await owner.reload();
+    const row = owner.getByRole('listitem').filter({ hasText: 'Receiver' });
+    await row.getByText('disabled', { exact: true }).waitFor();
+    // The key's calls show as its last use (the audit log is written within a second).
+    await expect.poll(async () => {
+      await owner.reload();
+      return owner.getByRole('row').filter({ hasText: 'Integration' }).getByRole('cell').nth(4).textContent();
+    }).not.toBe('never');
+    await screenshot(owner, '01-disabled-webhook');
+    await row.getByRole('button', { name: 'Turn on again' }).click();
+    await row.getByText('active', { exact: true }).waitFor();
+    expect(await webhook()).toBe('active');
+
+    // The failed delivery, resent from its log, now reaches the receiver.
+    receiver.answer(() => ({ status: 200 }));
+    await row.getByRole('button', { name: 'Deliveries' }).click();
+    await row.getByText('task.created').first().click();
+    await row.getByRole('button', { name: 'Resend' }).first().click();
+    await server.deliverAll();
+    const received = receiver.of('task.created').filter((event) => event.projectId === created.project.id);
+    expect(received.length).toBe(2);
+    expect(received[1]!.id).toBe(received[0]!.id);
+    expect(received[1]!.data.task.name).toBe('First');
+
+    // The key is revoked from the same page and stops working at once.
+    await owner.getByRole('row').filter({ hasText: 'Integration' }).getByRole('button', { name: 'Revoke' }).click();
+    await owner.getByRole('row').filter({ hasText: 'Integration' }).getByText('revoked').waitFor();
+    expect((await server.request('GET', '/api/auth/me', { key })).status).toBe(401);
+  });
+
+  test('an owner invites with a link; another person joins with it and edits; both are announced', async () => {
+    await owner.goto(`${server.url}/`);
+    await owner.getByLabel('Project name').fill('Together');
+    await owner.getByRole('button', { name: 'Create' }).click();
+    await owner.getByRole('heading', { name: /Together/ }).waitFor();
+    const projectId = new URL(owner.url()).pathname.split('/')[2]!;
+    const ownerKey = ((await server.cli('key', 'create', '--email', 'owner@example.com', '--scope', 'write', '--json')).json as { key: string }).key;
+    await server.request('POST', '/api/webhooks', { key: ownerKey, body: { url: receiver.url, events: ['member.invited', 'member.joined', 'task.created'], projectId } });
+
+    await owner.getByRole('button', { name: 'Members' }).click();
+    const panel = owner.getByRole('complementary', { name: 'Members' });
+    await panel.getByLabel('Role').selectOption('editor');
+    await panel.getByRole('button', { name: 'Create invite link' }).click();
+    const link = (await panel.locator('code.secret').textContent())?.trim() ?? '';
+    expect(link).toMatch(/\/join\/[\w-]+$/);
+    await panel.getByText('anyone with the link').waitFor();
+    await screenshot(owner, '02-invite');
+
+    const guest = await signedIn('guest@example.com', 'Gus Guest');
+    await guest.goto(link.replace(server.config.baseUrl, server.url));
+    await guest.getByRole('button', { name: 'Join the project' }).click();
+    await guest.getByRole('heading', { name: /Together/ }).waitFor();
+    // An editor now: the new-task form is there, and a task they add is theirs.
+    await guest.getByLabel('Task name').fill('Guest task');
+    await guest.getByRole('button', { name: 'Add task' }).click();
+    await guest.getByRole('gridcell', { name: 'Guest task', exact: true }).waitFor();
+    await screenshot(guest, '03-joined');
+
+    await server.deliverAll();
+    const events = (type: 'member.invited' | 'member.joined' | 'task.created') => receiver.calls.filter((call) => call.body.type === type && call.body.projectId === projectId).map((call) => call.body);
+    expect(events('member.invited')).toHaveLength(1);
+    expect(events('member.invited')[0]).toMatchObject({ actor: { name: 'Olga Owner', client: null }, data: { invitation: { role: 'editor', email: null } } });
+    expect(JSON.stringify(events('member.invited'))).not.toContain(link.split('/').at(-1));
+    expect(events('member.joined')).toHaveLength(1);
+    expect(events('member.joined')[0]).toMatchObject({ actor: { name: 'Gus Guest' }, data: { member: { name: 'Gus Guest', role: 'editor' } } });
+    expect(events('task.created')[0]).toMatchObject({ actor: { name: 'Gus Guest', client: null } });
+  });
+});

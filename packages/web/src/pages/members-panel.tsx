@@ -1,0 +1,107 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { api, ApiError, describeError } from '../api';
+import { Alert, Field } from '../components';
+import { formatDate } from '../format';
+import type { Invite, Member, ProjectRole } from '../types';
+
+const roleLabels: Record<ProjectRole, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
+
+/** Who is in the project, and (for owners) invite links: created, shown once, revoked. */
+export function MembersPanel({ projectId, members, isOwner, onClose }: { projectId: string; members: readonly Member[]; isOwner: boolean; onClose(): void }) {
+  const [invites, setInvites] = useState<Invite[]>([]);
+  const [role, setRole] = useState<ProjectRole>('editor');
+  const [email, setEmail] = useState('');
+  const [link, setLink] = useState<string | null>(null);
+  const [error, setError] = useState<ApiError | string | null>(null);
+
+  const load = useCallback(async () => {
+    if (!isOwner) return;
+    try {
+      setInvites((await api<{ invites: Invite[] }>('GET', `/api/projects/${projectId}/invites`)).invites);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  }, [projectId, isOwner]);
+  useEffect(() => void load(), [load]);
+
+  const invite = async (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    try {
+      const answer = await api<{ invite: { url: string } }>('POST', `/api/projects/${projectId}/invites`, { role, email: email === '' ? null : email });
+      setLink(answer.invite.url);
+      setEmail('');
+      await load();
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : describeError(caught));
+    }
+  };
+  const revoke = async (item: Invite) => {
+    try {
+      await api('POST', `/api/projects/${projectId}/invites/${item.id}/revoke`);
+      await load();
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+
+  return (
+    <aside className="drawer" aria-label="Members">
+      <header>
+        <h2>Members</h2>
+        <button type="button" className="link" onClick={onClose} aria-label="Close the members">
+          ✕
+        </button>
+      </header>
+      {typeof error === 'string' && <Alert>{error}</Alert>}
+      {error instanceof ApiError && error.fields.length === 0 && <Alert>{error.message}</Alert>}
+      <ul className="members">
+        {members.map((member) => (
+          <li key={member.userId}>
+            <strong>{member.name}</strong> <span className="muted">{member.email}</span> · {roleLabels[member.role]}
+            {member.inherited && <span className="muted"> (from the workspace)</span>}
+          </li>
+        ))}
+      </ul>
+      {isOwner && (
+        <>
+          <h3>Invite</h3>
+          <form onSubmit={invite}>
+            <div className="field">
+              <label htmlFor="invite-role">Role</label>
+              <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value as ProjectRole)}>
+                {Object.entries(roleLabels).map(([value, label]) => (
+                  <option key={value} value={value}>
+                    {label}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <Field label="Only for this e-mail (optional)" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error instanceof ApiError ? error.field('email') : undefined} />
+            <button type="submit">Create invite link</button>
+          </form>
+          {link && (
+            <Alert kind="info">
+              Send this link (shown only now): <code className="secret">{link}</code>
+            </Alert>
+          )}
+          {invites.length > 0 && (
+            <>
+              <h3>Open invites</h3>
+              <ul>
+                {invites.map((item) => (
+                  <li key={item.id}>
+                    {roleLabels[item.role]} · {item.email ?? 'anyone with the link'} · until {formatDate(item.expiresAt)}{' '}
+                    <button type="button" className="link danger" onClick={() => void revoke(item)}>
+                      Revoke
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </>
+      )}
+    </aside>
+  );
+}
