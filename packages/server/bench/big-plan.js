@@ -4,38 +4,11 @@
 // version), and a change set of 1,000 edits. Each store also answers the same PATCH on a
 // 10-task plan in the same run: the ratio says how much the cost of a small edit still
 // grows with the plan (1.0 = not at all).
-import { randomUUID } from 'node:crypto';
-import { median, onBothStores, post, withGantry } from './support.js';
+import { createPlan, median, onBothStores, planOf, post, withGantry } from './support.js';
 
 const patches = Number(process.env.BENCH_PATCHES ?? 60);
 const changeSetRuns = Number(process.env.BENCH_CHANGESET_RUNS ?? 3);
 const batch = 1000;
-
-/** A plan of `phases` summaries with `perPhase` tasks each, chained by FS links (two in three). */
-function planOf(phases, perPhase) {
-  const tasks = [];
-  const links = [];
-  let previous = null;
-  for (let phase = 0; phase < phases; phase++) {
-    const phaseId = randomUUID();
-    tasks.push({ id: phaseId, name: `Phase ${phase + 1}`, type: 'summary' });
-    for (let i = 0; i < perPhase; i++) {
-      const id = randomUUID();
-      tasks.push({ id, name: `Task ${phase + 1}.${i + 1}`, parentId: phaseId, durationMin: 240 + ((phase * perPhase + i) % 7) * 120 });
-      if (previous && i % 3 !== 1) links.push({ predecessorId: previous, successorId: id });
-      previous = id;
-    }
-  }
-  return { tasks, links };
-}
-
-async function createPlan(gantry, name, { tasks, links }) {
-  const { json } = await post(gantry, '/api/projects', { name, startDate: '2026-03-02' });
-  const projectId = json.project.id;
-  for (let i = 0; i < tasks.length; i += batch) await post(gantry, `/api/projects/${projectId}/tasks`, { createTasks: tasks.slice(i, i + batch) });
-  for (let i = 0; i < links.length; i += batch) await post(gantry, `/api/projects/${projectId}/dependencies`, { dependencies: links.slice(i, i + batch) });
-  return { projectId, leafIds: tasks.filter((t) => t.parentId).map((t) => t.id) };
-}
 
 /** PATCHes of one task's duration (after 5 warm-ups); with `read`, a full-plan GET after each. */
 async function patchRun(gantry, { projectId, leafIds }, read) {

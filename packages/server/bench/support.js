@@ -1,6 +1,6 @@
 // Shared by the server benchmarks: free ports, child processes, provisioning through the CLI.
 import { execFileSync, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -63,12 +63,15 @@ export async function benchStore(databaseUrl) {
   };
 }
 
+/** The bench user's password, for benchmarks that sign in as a person (the web app). */
+export const benchPassword = 'bench-password-1';
+
 /** Starts `gantry serve` on a free port with a user and a write key; returns its address and key. */
 export async function startGantry(env) {
   const { BASE_URL: _vite, DATABASE_URL: _db, ...inherited } = process.env;
   const fullEnv = { ...inherited, ...env };
   const cli = (...args) => JSON.parse(execFileSync(process.execPath, [gantryBin, ...args, '--json'], { env: fullEnv }).toString());
-  cli('user', 'create', '--email', 'bench@example.com', '--name', 'Bench');
+  cli('user', 'create', '--email', 'bench@example.com', '--name', 'Bench', '--password', benchPassword);
   const { key } = cli('key', 'create', '--email', 'bench@example.com', '--scope', 'write');
   const port = await freePort();
   // BENCH_CPU_PROF_DIR=dir writes a V8 CPU profile of the server, to see where time goes.
@@ -120,4 +123,34 @@ export async function onBothStores(run) {
     console.log(`PostgreSQL: skipped (${error.message})`);
   }
   return { sqlite, postgres };
+}
+
+/** Changes per request when a plan is built (the change-set limit). */
+const planBatch = 1000;
+
+/** A plan of `phases` summaries with `perPhase` tasks each, chained by FS links (two in three). */
+export function planOf(phases, perPhase) {
+  const tasks = [];
+  const links = [];
+  let previous = null;
+  for (let phase = 0; phase < phases; phase++) {
+    const phaseId = randomUUID();
+    tasks.push({ id: phaseId, name: `Phase ${phase + 1}`, type: 'summary' });
+    for (let i = 0; i < perPhase; i++) {
+      const id = randomUUID();
+      tasks.push({ id, name: `Task ${phase + 1}.${i + 1}`, parentId: phaseId, durationMin: 240 + ((phase * perPhase + i) % 7) * 120 });
+      if (previous && i % 3 !== 1) links.push({ predecessorId: previous, successorId: id });
+      previous = id;
+    }
+  }
+  return { tasks, links };
+}
+
+/** Creates a project holding the plan (tasks, then links, in change sets); returns its id and the ids of its leaf tasks. */
+export async function createPlan(gantry, name, { tasks, links }) {
+  const { json } = await post(gantry, '/api/projects', { name, startDate: '2026-03-02' });
+  const projectId = json.project.id;
+  for (let i = 0; i < tasks.length; i += planBatch) await post(gantry, `/api/projects/${projectId}/tasks`, { createTasks: tasks.slice(i, i + planBatch) });
+  for (let i = 0; i < links.length; i += planBatch) await post(gantry, `/api/projects/${projectId}/dependencies`, { dependencies: links.slice(i, i + planBatch) });
+  return { projectId, leafIds: tasks.filter((t) => t.parentId).map((t) => t.id) };
 }
