@@ -88,6 +88,10 @@ describe('the web app, from sign-up to a first plan', () => {
     const linked = (await plan()).tasks.find((task) => task.id === build!.id)!;
     expect(Date.parse(linked.startAt)).toBeGreaterThan(Date.parse(design!.startAt));
 
+    // A baseline of this plan, shown under the bars.
+    await page.getByRole('button', { name: 'Save baseline' }).click();
+    await page.locator('.baseline-bar').first().waitFor();
+
     // Drag Build two days later at day zoom: the move becomes a "start no earlier than" constraint.
     await page.getByLabel('Zoom').selectOption('day');
     const bar = (await page.locator(`[data-task-id="${build!.id}"]`).boundingBox())!;
@@ -97,6 +101,11 @@ describe('the web app, from sign-up to a first plan', () => {
     await page.mouse.up();
     await expect.poll(async () => (await plan()).tasks.find((task) => task.id === build!.id)?.constraintKind).toBe('start_no_earlier_than');
     await shot('02-linked-and-moved');
+    // Its drawer says why it is there and how far it slipped from the baseline.
+    await page.getByRole('row').filter({ hasText: 'Build' }).dblclick();
+    const drawer = page.getByRole('complementary', { name: `Task ${build!.key}` });
+    await drawer.getByText('finish variance +2 d late').waitFor();
+    await drawer.getByText('Start no earlier than').first().waitFor();
 
     // Undo takes the move back.
     await page.getByRole('button', { name: 'Undo move' }).click();

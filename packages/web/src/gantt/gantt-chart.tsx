@@ -7,7 +7,7 @@ import { dayInMs, ticks, type TimeScale } from './time-scale';
 
 export const rowHeight = 32;
 const headerHeight = 40;
-const gridWidth = 460;
+const gridWidth = 540;
 const barInset = 8;
 
 export interface BaselineSpan {

@@ -3,6 +3,7 @@ import { api, ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
 import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
 import type { Comment, ConstraintKind, Dependency, Member, PlanTask, TaskPatch } from '../types';
+import { workingDaysBetween } from './time-scale';
 
 const constraintLabels: Record<ConstraintKind, string> = {
   asap: 'As soon as possible',
@@ -16,6 +17,11 @@ const constraintLabels: Record<ConstraintKind, string> = {
 };
 
 const linkLabels: Record<Dependency['type'], string> = { FS: 'finish → start', SS: 'start → start', FF: 'finish → finish', SF: 'start → finish' };
+
+/** A finish variance in working days, signed: late is positive, as Microsoft Project shows it. */
+function varianceLabel(days: number): string {
+  return days === 0 ? 'on time' : `${days > 0 ? '+' : '−'}${Math.abs(days)} d ${days > 0 ? 'late' : 'early'}`;
+}
 
 interface Draft {
   name: string;
@@ -61,6 +67,8 @@ function patchOf(task: PlanTask, draft: Draft): TaskPatch {
 export interface TaskDrawerProps {
   projectId: string;
   task: PlanTask;
+  /** The task in the baseline shown on the chart, if any: the drawer states the variance. */
+  planned: { startAt: string | null; finishAt: string | null } | null;
   tasksById: ReadonlyMap<string, PlanTask>;
   dependencies: readonly Dependency[];
   members: readonly Member[];
@@ -144,6 +152,12 @@ export function TaskDrawer(props: TaskDrawerProps) {
           {formatDateTime(task.startAt)} → {formatDateTime(task.finishAt)}
           {task.isCritical ? <strong className="critical-text"> · critical</strong> : task.totalFloatMin !== null && ` · float ${formatDays(task.totalFloatMin)}`}
         </p>
+        {props.planned?.finishAt && task.finishAt && (
+          <p>
+            Baseline {formatDate(props.planned.startAt)} → {formatDate(props.planned.finishAt)} · finish variance{' '}
+            <strong>{varianceLabel(workingDaysBetween(Date.parse(props.planned.finishAt), Date.parse(task.finishAt)))}</strong>
+          </p>
+        )}
         <p className="muted">
           {task.manuallyScheduled
             ? 'Scheduled by hand: it keeps its dates.'

@@ -246,6 +246,7 @@ export function ProjectPage() {
             key={opened.id}
             projectId={projectId}
             task={opened}
+            planned={baseline?.get(opened.id) ?? null}
             tasksById={tasksById}
             dependencies={plan.dependencies}
             members={members}
