@@ -175,7 +175,11 @@ export function GanttChart(props: GanttProps) {
       aria-rowcount={rows.length}
       tabIndex={0}
       onKeyDown={onKeyDown}
-      onScroll={(event) => setView({ left: event.currentTarget.scrollLeft, width: event.currentTarget.clientWidth })}
+      onScroll={(event) => {
+        const { scrollLeft: left, clientWidth: width } = event.currentTarget;
+        // Vertical scrolling is the virtualizer's: the header only changes when scrolled sideways.
+        setView((current) => (current.left === left && current.width === width ? current : { left, width }));
+      }}
       onPointerMove={moveDrag}
       onPointerUp={endDrag}
       onPointerCancel={() => setDrag(null)}
