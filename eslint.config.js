@@ -52,11 +52,11 @@ export default tseslint.config(
     ]),
   },
   {
-    // The web app runs in the browser: it shares the API's types (contract) and, later, the
-    // engine; never the server's code.
+    // The web app runs in the browser: it shares the API's types (contract) and runs the pure
+    // engine for drag previews; never the server's code.
     files: ['packages/web/src/**/*.{ts,tsx}'],
     rules: restrict([
-      { group: ['@gantry/server', '@gantry/server/*', '**/server/src/*', 'node:*'], message: 'the web app reaches the server through the REST API only (@gantry/contract for its types)' },
+      { group: ['@gantry/server', '@gantry/server/*', '**/server/src/*', 'node:*'], message: 'the web app reaches the server through the REST API only (@gantry/contract for its types, @gantry/engine for previews)' },
     ]),
   },
   // domain/ has a webhooks/ folder of its own, so adapters are told apart by depth.

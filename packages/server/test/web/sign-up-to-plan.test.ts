@@ -92,8 +92,23 @@ describe('the web app, from sign-up to a first plan', () => {
     await page.getByRole('button', { name: 'Save baseline' }).click();
     await page.locator('.baseline-bar').first().waitFor();
 
-    // Drag Build two days later at day zoom: the move becomes a "start no earlier than" constraint.
+    // While Design is dragged a day later, the engine in the browser already shows Build pushed
+    // along; nothing is saved until the drop, and a drop back where it was saves nothing.
     await page.getByLabel('Zoom').selectOption('day');
+    const buildBar = page.locator(`[data-task-id="${build!.id}"]`);
+    const buildX = (await buildBar.boundingBox())!.x;
+    const designBar = (await page.locator(`[data-task-id="${design!.id}"]`).boundingBox())!;
+    await page.mouse.move(designBar.x + 5, designBar.y + designBar.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(designBar.x + 5 + 36, designBar.y + designBar.height / 2, { steps: 6 });
+    await expect.poll(async () => (await buildBar.boundingBox())!.x).toBeCloseTo(buildX + 36, 0);
+    expect((await plan()).tasks.find((task) => task.id === design!.id)?.constraintKind).toBe('asap');
+    await page.mouse.move(designBar.x + 5, designBar.y + designBar.height / 2, { steps: 6 });
+    await page.mouse.up();
+    await expect.poll(async () => (await buildBar.boundingBox())!.x).toBeCloseTo(buildX, 0);
+    expect((await plan()).tasks.find((task) => task.id === design!.id)?.constraintKind).toBe('asap');
+
+    // Drag Build two days later: the move becomes a "start no earlier than" constraint.
     const bar = (await page.locator(`[data-task-id="${build!.id}"]`).boundingBox())!;
     await page.mouse.move(bar.x + 10, bar.y + bar.height / 2);
     await page.mouse.down();

@@ -1,19 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDate, formatDay, formatDays } from '../format';
-import type { Dependency, PlanTask } from '../types';
+import type { Dependency, PlanTask, TaskPatch } from '../types';
 import type { Row } from './outline';
+import { dragEdit, type SchedulePreview, type Span } from './preview';
 import { dayInMs, ticks, type TimeScale } from './time-scale';
 
 export const rowHeight = 32;
 const headerHeight = 40;
 const gridWidth = 540;
 const barInset = 8;
-
-export interface BaselineSpan {
-  startAt: string | null;
-  finishAt: string | null;
-}
 
 export interface GanttProps {
   rows: Row[];
@@ -22,22 +18,22 @@ export interface GanttProps {
   nowMs: number;
   selectedId: string | null;
   collapsed: ReadonlySet<string>;
-  baseline: ReadonlyMap<string, BaselineSpan> | null;
+  baseline: ReadonlyMap<string, Span> | null;
+  /** Computes, in the browser, where a drag would move every task (the engine's own answer, before the server's). */
+  preview: SchedulePreview | null;
   /** Whether the person may edit (drags and links). */
   editable: boolean;
   onSelect(taskId: string): void;
   onOpen(taskId: string): void;
   onToggle(taskId: string): void;
   onDelete(taskId: string): void;
-  /** A bar dragged by whole days: the task should start no earlier than the new start. */
-  onMove(task: PlanTask, newStartMs: number): void;
-  /** A bar's end dragged by whole days. */
-  onResize(task: PlanTask, newFinishMs: number): void;
+  /** A bar or its end dropped after a drag by whole days: the edit to save (`dragEdit`). */
+  onEdit(task: PlanTask, patch: TaskPatch, label: 'move' | 'resize'): Promise<unknown>;
   onLink(predecessorId: string, successorId: string): void;
 }
 
 type Drag =
-  | { kind: 'move' | 'resize'; task: PlanTask; fromX: number; dx: number }
+  | { kind: 'move' | 'resize'; task: PlanTask; fromX: number; dx: number; days: number }
   | { kind: 'link'; task: PlanTask; x: number; y: number };
 
 /** Pixels to whole days at the scale (drags snap to days). */
@@ -67,6 +63,8 @@ export function GanttChart(props: GanttProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ left: 0, width: 1200 });
   const [drag, setDrag] = useState<Drag | null>(null);
+  // Where the dragged task and everything it pushes would go, kept until the saved plan arrives.
+  const [preview, setPreview] = useState<ReadonlyMap<string, Span> | null>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   const items = virtualizer.getVirtualItems();
 
@@ -84,13 +82,15 @@ export function GanttChart(props: GanttProps) {
   }, [props.dependencies]);
 
   const span = (task: PlanTask) => {
-    const x0 = task.startAt ? scale.x(task.startAt) : 0;
-    const x1 = task.finishAt ? scale.x(task.finishAt) : x0;
+    const { startAt, finishAt } = preview?.get(task.id) ?? task;
+    const x0 = startAt ? scale.x(startAt) : 0;
+    const x1 = finishAt ? scale.x(finishAt) : x0;
     return { x0, x1: Math.max(x1, x0 + (task.type === 'milestone' ? 0 : 2)) };
   };
   const shifted = (task: PlanTask) => {
     const { x0, x1 } = span(task);
-    if (!drag || drag.kind === 'link' || drag.task.id !== task.id) return { x0, x1 };
+    // With the engine's preview the dragged bar is where the schedule puts it; without, it follows the pointer.
+    if (!drag || drag.kind === 'link' || drag.task.id !== task.id || preview) return { x0, x1 };
     const dx = snappedDays(scale, drag.dx) * (scale.x(dayInMs + scale.originMs) - scale.x(scale.originMs));
     return drag.kind === 'move' ? { x0: x0 + dx, x1: x1 + dx } : { x0, x1: Math.max(x0 + 2, x1 + dx) };
   };
@@ -120,11 +120,15 @@ export function GanttChart(props: GanttProps) {
     event.stopPropagation();
     (event.currentTarget as Element).setPointerCapture(event.pointerId);
     props.onSelect(task.id);
-    setDrag(kind === 'link' ? { kind, task, x: event.clientX, y: event.clientY } : { kind, task, fromX: event.clientX, dx: 0 });
+    setDrag(kind === 'link' ? { kind, task, x: event.clientX, y: event.clientY } : { kind, task, fromX: event.clientX, dx: 0, days: 0 });
   };
   const moveDrag = (event: ReactPointerEvent) => {
     if (!drag) return;
-    setDrag(drag.kind === 'link' ? { ...drag, x: event.clientX, y: event.clientY } : { ...drag, dx: event.clientX - drag.fromX });
+    if (drag.kind === 'link') return setDrag({ ...drag, x: event.clientX, y: event.clientY });
+    const dx = event.clientX - drag.fromX;
+    const days = snappedDays(scale, dx);
+    setDrag({ ...drag, dx, days });
+    if (days !== drag.days && props.preview && drag.task.startAt && drag.task.finishAt) setPreview(days === 0 ? null : props.preview.preview(drag.task.id, dragEdit(drag.task, drag.kind, days)));
   };
   const endDrag = (event: ReactPointerEvent) => {
     if (!drag) return;
@@ -135,10 +139,8 @@ export function GanttChart(props: GanttProps) {
       if (successorId && successorId !== drag.task.id) props.onLink(drag.task.id, successorId);
       return;
     }
-    const days = snappedDays(scale, drag.dx);
-    if (days === 0 || !drag.task.startAt || !drag.task.finishAt) return;
-    if (drag.kind === 'move') props.onMove(drag.task, Date.parse(drag.task.startAt) + days * dayInMs);
-    else props.onResize(drag.task, Date.parse(drag.task.finishAt) + days * dayInMs);
+    if (drag.days === 0 || !drag.task.startAt || !drag.task.finishAt) return setPreview(null);
+    void props.onEdit(drag.task, dragEdit(drag.task, drag.kind, drag.days), drag.kind).finally(() => setPreview(null));
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
@@ -182,7 +184,10 @@ export function GanttChart(props: GanttProps) {
       }}
       onPointerMove={moveDrag}
       onPointerUp={endDrag}
-      onPointerCancel={() => setDrag(null)}
+      onPointerCancel={() => {
+        setDrag(null);
+        setPreview(null);
+      }}
     >
       <div className="gantt-canvas" style={{ width: gridWidth + scale.width, height: headerHeight + totalHeight }}>
         <div className="gantt-header" role="row" style={{ height: headerHeight }}>

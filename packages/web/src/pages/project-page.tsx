@@ -4,11 +4,12 @@ import { api, describeError } from '../api';
 import { Alert } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { formatDate, minutesPerDay } from '../format';
-import { GanttChart, type BaselineSpan } from '../gantt/gantt-chart';
+import { GanttChart } from '../gantt/gantt-chart';
 import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
 import { MembersPanel } from './members-panel';
-import { timeScale, workingDaysBetween, type Zoom } from '../gantt/time-scale';
+import { SchedulePreview, type Span } from '../gantt/preview';
+import { timeScale, type Zoom } from '../gantt/time-scale';
 import { useSession } from '../session';
 import type { Conflict, Dependency, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
 
@@ -68,8 +69,9 @@ export function ProjectPage() {
   }, [plan, zoom]);
   const baseline = useMemo(() => {
     const chosen = plan?.baselines.find((saved) => saved.id === baselineId);
-    return chosen ? new Map<string, BaselineSpan>(chosen.tasks.map((saved) => [saved.taskId, saved])) : null;
+    return chosen ? new Map<string, Span>(chosen.tasks.map((saved) => [saved.taskId, saved])) : null;
   }, [plan, baselineId]);
+  const preview = useMemo(() => (plan && editable ? new SchedulePreview(plan) : null), [plan, editable]);
 
   /** Runs a write, merges what the scheduler answered into the plan, and keeps its undo. */
   const write = async (call: () => Promise<WriteResult>, undo?: Undoable) => {
@@ -222,6 +224,7 @@ export function ProjectPage() {
             selectedId={selectedId}
             collapsed={collapsed}
             baseline={baseline}
+            preview={preview}
             editable={editable}
             onSelect={setSelectedId}
             onOpen={(id) => void navigate(`/projects/${projectId}/tasks/${id}`)}
@@ -231,12 +234,7 @@ export function ProjectPage() {
               return next;
             })}
             onDelete={(id) => setDeleting(tasksById.get(id) ?? null)}
-            // A move becomes a "start no earlier than" constraint, as Microsoft Project does.
-            onMove={(task, startMs) => void patchTask(task, { constraintKind: 'start_no_earlier_than', constraintDate: new Date(startMs).toISOString() }, 'move').catch(() => undefined)}
-            onResize={(task, finishMs) => {
-              const days = workingDaysBetween(Date.parse(task.finishAt!), finishMs);
-              void patchTask(task, { durationMin: Math.max(0, task.durationMin + days * minutesPerDay) }, 'resize').catch(() => undefined);
-            }}
+            onEdit={(task, patch, label) => patchTask(task, patch, label).catch(() => undefined)}
             onLink={link}
           />
         )}
