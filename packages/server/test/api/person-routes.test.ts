@@ -2,7 +2,7 @@ import type { DeliveredEventType, EventEnvelopeOf, Invite, Member } from '@gantr
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addProjectMember } from '../../src/domain/members.js';
 import type { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { branchPlan, fieldPaths, planningClient, uuid, type ErrorBody, type PlanningClient, type WriteResult } from '../support/planning.js';
+import { branchPlan, expectRefused, fieldPaths, planningClient, uuid, type ErrorBody, type PlanningClient, type WriteResult } from '../support/planning.js';
 import { drainWorker, startReceiver } from '../support/receiver.js';
 import { signedInPerson, type Person } from '../support/sessions.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
@@ -51,11 +51,6 @@ async function subscribe(projectId: string): Promise<void> {
 async function delivered<Type extends DeliveredEventType>(type: Type, projectId: string): Promise<EventEnvelopeOf<Type>[]> {
   await drainWorker(worker);
   return receiver.of(type).filter((event) => event.projectId === projectId);
-}
-
-function expectRefused(response: { status: number; body: unknown }, status: number, body: Record<string, unknown>): void {
-  expect(response.status, JSON.stringify(response.body)).toBe(status);
-  expect(response.body).toMatchObject(body);
 }
 
 describe('DELETE /api/projects/{projectId}/tasks/{taskId} with the web session', () => {

@@ -165,6 +165,12 @@ export function expectStatus(response: ApiResponse<unknown>, status: number): vo
   expect(response.status, JSON.stringify(response.body).slice(0, 600)).toBe(status);
 }
 
+/** Asserts a refusal: its exact status and the error fields given (`error`, `details.reason`…). */
+export function expectRefused(response: ApiResponse<unknown>, status: number, body: Partial<ErrorBody>): void {
+  expect(response.status, JSON.stringify(response.body).slice(0, 600)).toBe(status);
+  expect(response.body).toMatchObject(body);
+}
+
 /**
  * Differences between the stored computed values of every task of a project and a full
  * recomputation by the engine from the stored rows (empty = consistent).
