@@ -14,7 +14,7 @@ type Deliveries = { deliveries: { eventType: string; status: string; payload: { 
 
 // docs/api.md › Deleting projects and tasks, against the real server and a real receiver:
 // keys never delete; what the person deletes (run here through `perform` with a session
-// credential, on the server's store, until sessions exist over HTTP) is announced to
+// credential, on the server's store; over HTTP: api/person-routes.test.ts) is announced to
 // webhooks like any write, and a deleted project is gone for REST and MCP.
 describe('deletion over HTTP and through webhooks', () => {
   let server: TestServer;
