@@ -17,8 +17,8 @@ type Member = { userId: string; role: string; directRole: string | null };
 const dayMs = 24 * 60 * 60 * 1000;
 
 // docs/api.md › Invites and joining: owners make invite links (keys, apps and the web app
-// alike); a signed-in person joins with one. Joining takes the person's session: until
-// sessions exist over HTTP, it runs through `perform` with a session credential.
+// alike); a signed-in person joins with one. Joining takes the person's session: here it
+// runs through `perform` with a session credential (over HTTP: api/person-routes.test.ts).
 describe('project invites', () => {
   let server: TestServer;
   let owner: Awaited<ReturnType<typeof provisionUser>>;

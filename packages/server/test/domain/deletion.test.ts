@@ -20,8 +20,8 @@ import { sessionActor, throughApp } from '../support/session-actor.js';
 import { createTestStoreEnv, type TestStoreEnv } from '../support/test-store.js';
 
 // docs/api.md › Deleting projects and tasks: only a person signed in in the web app deletes,
-// with the key as confirmation, through the one write path; keys and apps never do. Until
-// sessions exist over HTTP, the person acts here through `perform` with a session credential.
+// with the key as confirmation, through the one write path; keys and apps never do. The
+// person acts here through `perform` with a session credential (over HTTP: api/person-routes.test.ts).
 describe('deleting tasks and projects', () => {
   let storeEnv: TestStoreEnv;
   let ctx: DomainContext & { planCache: PlanCache; readCache: ReadCache };

@@ -80,10 +80,15 @@ export function eventData(row: EventRow): Record<string, unknown> {
   return (typeof row.data === 'string' ? JSON.parse(row.data) : row.data) as Record<string, unknown>;
 }
 
-/** A thin typed client over the test server for one key. */
-export function planningClient(server: TestServer, key: string) {
+/**
+ * A thin typed client over the test server for one key, or for a web session (its
+ * `headers`: the cookie and the CSRF token, see `sessions.ts › signIn`).
+ */
+export function planningClient(server: TestServer, credential: string | { headers: Record<string, string> }) {
+  const key = typeof credential === 'string' ? credential : '';
+  const sessionHeaders = typeof credential === 'string' ? {} : credential.headers;
   const req = <T>(method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
-    server.request<Body<T>>(method, path, { key, body, headers });
+    server.request<Body<T>>(method, path, { key, body, headers: { ...sessionHeaders, ...headers } });
   return {
     key,
     createProject: async (body: Record<string, unknown> = {}) => {
@@ -124,6 +129,29 @@ export function planningClient(server: TestServer, key: string) {
 }
 export type PlanningClient = ReturnType<typeof planningClient>;
 
+/**
+ * A project of the client (key `key`) holding Phase (a summary with A → B) and C after B:
+ * a branch to delete whose links reach outside it.
+ */
+export async function branchPlan(client: PlanningClient, key: string) {
+  const project = await client.createProject({ name: `Plan ${key}`, key });
+  const [phase, a, b, c] = [uuid(), uuid(), uuid(), uuid()];
+  const created = await client.changeSet(project.id, {
+    createTasks: [
+      { id: phase, name: 'Phase', type: 'summary' },
+      { id: a, name: 'A', parentId: phase },
+      { id: b, name: 'B', parentId: phase },
+      { id: c, name: 'C' },
+    ],
+    createDependencies: [
+      { predecessorId: a, successorId: b },
+      { predecessorId: b, successorId: c },
+    ],
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return { project, phase, a, b, c, links: created.body.dependencies.map((link) => link.id) };
+}
+
 /** Creates a task and returns it, failing the test on anything but 201. */
 export async function newTask(client: PlanningClient, projectId: string, body: Record<string, unknown>): Promise<PlanTask> {
   const response = await client.createTask(projectId, body);
@@ -135,6 +163,12 @@ export async function newTask(client: PlanningClient, projectId: string, body: R
 
 export function expectStatus(response: ApiResponse<unknown>, status: number): void {
   expect(response.status, JSON.stringify(response.body).slice(0, 600)).toBe(status);
+}
+
+/** Asserts a refusal: its exact status and the error fields given (`error`, `details.reason`…). */
+export function expectRefused(response: ApiResponse<unknown>, status: number, body: Partial<ErrorBody>): void {
+  expect(response.status, JSON.stringify(response.body).slice(0, 600)).toBe(status);
+  expect(response.body).toMatchObject(body);
 }
 
 /**

@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { DeliveredEventType, EventEnvelope, EventEnvelopeOf } from '@gantry/contract';
 import { expect } from 'vitest';
+import type { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { deliveryProblems } from './event-check.js';
 
 export interface ReceivedCall {
@@ -54,4 +55,9 @@ export async function startReceiver(options: { delayMs?: number } = {}) {
       expect(problems, 'deliveries that do not match the contract').toEqual([]);
     },
   };
+}
+
+/** Runs the worker until it has nothing left to do now (at most 10 rounds). */
+export async function drainWorker(worker: WebhookWorker): Promise<void> {
+  for (let round = 0; round < 10 && (await worker.runOnce()); round++);
 }

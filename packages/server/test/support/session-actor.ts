@@ -4,8 +4,8 @@ import { displayName, normalizeEmail } from '../../src/domain/users.js';
 
 /**
  * The actor of a person signed in in the web app (a `session` credential), for domain-level
- * tests of the operations only a session may run, until sessions exist over HTTP
- * (`test/support/sessions.ts › signIn` will replace this for HTTP tests).
+ * tests of the operations only a session may run (HTTP tests sign in instead:
+ * `test/support/sessions.ts › signedInPerson`, `signIn`).
  */
 export async function sessionActor(ctx: Pick<DomainContext, 'store'>, email: string): Promise<Actor> {
   const user = await ctx.store.q.users.findByEmail(normalizeEmail(email));

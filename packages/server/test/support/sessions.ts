@@ -27,6 +27,22 @@ export async function signIn(server: TestServer, email: string, password: string
   return { cookie: cookie as string, csrfToken, headers: { cookie: cookie as string, 'x-csrf-token': csrfToken } };
 }
 
+/** A password long enough for `gantry user create` and sign-in. */
+export const testPassword = 'a long enough password';
+
+export interface Person extends SignedIn {
+  userId: string;
+  email: string;
+}
+
+/** A person made with `gantry user create --password` (verified), signed in in the web app. */
+export async function signedInPerson(server: TestServer, email: string, name = email.split('@')[0] as string): Promise<Person> {
+  const created = await server.cli('user', 'create', '--email', email, '--name', name, '--password', testPassword, '--json');
+  expect(created.code, created.stderr).toBe(0);
+  const userId = (created.json as { user: { id: string } }).user.id;
+  return { userId, email, ...(await signIn(server, email, testPassword)) };
+}
+
 /** For a browser's cookies (e.g. after the OAuth sign-in page): the headers of an unsafe request of its web session. */
 export async function sessionHeaders(server: TestServer, cookie: string): Promise<Record<string, string>> {
   const session = await server.request<{ csrfToken: string }>('GET', '/api/auth/session', { headers: { cookie } });

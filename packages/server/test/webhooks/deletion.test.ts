@@ -4,8 +4,8 @@ import { perform } from '../../src/domain/operation.js';
 import { operations } from '../../src/domain/operations.js';
 import type { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
 import { callError, callOk, connectModern } from '../mcp/support.js';
-import { planningClient, uuid, type PlanningClient, type WriteResult } from '../support/planning.js';
-import { startReceiver } from '../support/receiver.js';
+import { branchPlan, planningClient, uuid, type PlanningClient, type WriteResult } from '../support/planning.js';
+import { drainWorker, startReceiver } from '../support/receiver.js';
 import { sessionActor } from '../support/session-actor.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -14,7 +14,7 @@ type Deliveries = { deliveries: { eventType: string; status: string; payload: { 
 
 // docs/api.md › Deleting projects and tasks, against the real server and a real receiver:
 // keys never delete; what the person deletes (run here through `perform` with a session
-// credential, on the server's store, until sessions exist over HTTP) is announced to
+// credential, on the server's store; over HTTP: api/person-routes.test.ts) is announced to
 // webhooks like any write, and a deleted project is gone for REST and MCP.
 describe('deletion over HTTP and through webhooks', () => {
   let server: TestServer;
@@ -25,9 +25,7 @@ describe('deletion over HTTP and through webhooks', () => {
   let ctx: DomainContext;
   let person: Actor;
 
-  const drain = async () => {
-    for (let round = 0; round < 10 && (await worker.runOnce()); round++);
-  };
+  const drain = () => drainWorker(worker);
   const subscribe = async (body: Record<string, unknown>) => {
     const created = await server.request<Created>('POST', '/api/webhooks', { key: owner.key, body: { url: receiver.url, ...body } });
     expect(created.status).toBe(201);
@@ -57,27 +55,13 @@ describe('deletion over HTTP and through webhooks', () => {
     for (const webhook of mine.body.webhooks) await server.request('DELETE', `/api/webhooks/${webhook.id}`, { key: owner.key });
   });
 
-  /** A project with Phase (holding A → B) and C after B. */
+  /** A project with Phase (holding A → B) and C after B, announced before the test subscribes. */
   async function plan(key: string) {
-    const project = await rest.createProject({ name: `Plan ${key}`, key });
-    const [phase, a, b, c] = [uuid(), uuid(), uuid(), uuid()];
-    const created = await rest.changeSet(project.id, {
-      createTasks: [
-        { id: phase, name: 'Phase', type: 'summary' },
-        { id: a, name: 'A', parentId: phase },
-        { id: b, name: 'B', parentId: phase },
-        { id: c, name: 'C' },
-      ],
-      createDependencies: [
-        { predecessorId: a, successorId: b },
-        { predecessorId: b, successorId: c },
-      ],
-    });
-    expect(created.status).toBe(200);
+    const created = await branchPlan(rest, key);
     // Fanned out before the test subscribes: its webhooks see only what follows.
     await drain();
     receiver.calls.length = 0;
-    return { project, phase, a, b, c, links: created.body.dependencies.map((link) => link.id) };
+    return created;
   }
 
   it('refuses every deletion by an API key with 403 destructive, with or without the confirmation, and counts it as a write', async () => {
