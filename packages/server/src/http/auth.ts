@@ -43,6 +43,10 @@ function header(request: FastifyRequest, name: string): string | undefined {
  * an unsafe request without the session's `X-CSRF-Token` or from a foreign `Origin`.
  */
 export async function authenticatePerson(ctx: DomainContext, request: FastifyRequest): Promise<Actor> {
+  // A request with both acts as its bearer credential (docs/api.md › Web sessions), which cannot do this.
+  if (request.headers.authorization !== undefined) {
+    throw new AppError('unauthorized', 'only the signed-in person can do this, without an Authorization header: API keys and OAuth tokens cannot');
+  }
   const token = sessionTokenOf(request.headers.cookie);
   const session = token ? await authenticateWebSession(ctx, token) : null;
   if (!session) {

@@ -329,6 +329,8 @@ export interface WebhooksTable {
   disabled_at: string | null;
   /** Events in a row that failed every attempt; a success resets it. */
   consecutive_failures: number;
+  /** Since when it receives events: created, or turned on again (only events written since are sent). */
+  active_since: string;
   created_at: string;
   updated_at: string;
 }

@@ -73,7 +73,7 @@ describe("the person's own API keys", () => {
     expect(listed.map((each) => [each.id, each.revokedAt])).toEqual([[apiKey.id, revoked.body.apiKey.revokedAt], ...before.map((id) => [id, null])]);
   });
 
-  it("refuses a key on each of these routes (401), a missing CSRF token (403 csrf), another person's key (404), an expiry in the past (400 expiresAt)", async () => {
+  it("refuses a key on each of these routes (401), also beside the session cookie, a missing CSRF token (403 csrf), another person's key (404), an expiry in the past (400 expiresAt)", async () => {
     const { key, apiKey } = (await create({ scope: 'write', name: 'Not a key minter' })).body;
     const before = (await keysOf(ada)).map((each) => [each.id, each.revokedAt]);
     for (const [method, path, body] of [
@@ -82,6 +82,8 @@ describe("the person's own API keys", () => {
       ['POST', `/api/auth/keys/${apiKey.id}/revoke`, undefined],
     ] as const) {
       expectRefused(await server.request(method, path, { key, body }), 401, { error: 'unauthorized' });
+      // A key beside the session cookie acts as the key (docs/api.md › Web sessions): refused too.
+      expectRefused(await server.request(method, path, { key, headers: ada.headers, body }), 401, { error: 'unauthorized' });
     }
     expectRefused(await server.request('POST', '/api/auth/keys', { headers: { cookie: ada.cookie }, body: { scope: 'write' } }), 403, { error: 'forbidden', details: { reason: 'csrf' } });
     expectRefused(await revoke(apiKey.id, { cookie: ada.cookie }), 403, { details: { reason: 'csrf' } });
@@ -141,6 +143,8 @@ describe('POST /api/webhooks/{id}/enable', () => {
   });
 
   it('turns it on again with the session (200 active); deliveries flow again, without the events of the time it was off', async () => {
+    // Written while it is off and not yet picked up by the worker when it is turned on: still not sent.
+    expect((await asPerson.createTask(projectId, { name: 'Off, not yet picked up' })).status).toBe(201);
     const enabled = await server.request<{ webhook: Webhook }>('POST', `/api/webhooks/${webhookId}/enable`, { headers: person.headers });
     expect(enabled.status, JSON.stringify(enabled.body)).toBe(200);
     expect(enabled.body.webhook).toMatchObject({ id: webhookId, status: 'active', disabledReason: null, disabledAt: null });

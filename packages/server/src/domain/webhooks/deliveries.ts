@@ -76,7 +76,8 @@ export async function dispatchEvents(ctx: DomainContext, limit = 500): Promise<n
     const deliveries = [];
     for (const event of events) {
       for (const webhook of webhooks) {
-        if (!matches(webhook, event.type, event.workspace_id, event.project_id)) continue;
+        // Only what happened since it was created or turned on again, however late the worker picks it up.
+        if (event.created_at < webhook.active_since || !matches(webhook, event.type, event.workspace_id, event.project_id)) continue;
         if (!(await ownerSees(tx, webhook, access))) continue;
         deliveries.push({
           id: randomUUID(),

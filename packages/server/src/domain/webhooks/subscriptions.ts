@@ -68,6 +68,7 @@ export async function createWebhook(ctx: DomainContext, actor: Actor, input: z.o
     disabled_reason: null,
     disabled_at: null,
     consecutive_failures: 0,
+    active_since: now,
     created_at: now,
     updated_at: now,
   };
@@ -103,14 +104,15 @@ export async function rotateWebhookSecret(ctx: DomainContext, actor: Actor, webh
 /**
  * Turns a disabled webhook on again (the person, in the web app): its address must still
  * pass the destination policy, and the count of failed events starts over. Events of the
- * time it was off are not sent.
+ * time it was off are not sent (`active_since`).
  */
 export async function enableWebhook(ctx: DomainContext, actor: Actor, webhookId: string): Promise<Webhook> {
   const row = await requireWebhook(ctx, actor, webhookId);
   if (row.status === 'active') return presentWebhook(row);
   const destination = (await ctx.webhookDestinations?.check(row.url)) ?? { ok: false as const, reason: 'webhooks are not available in this process' };
   if (!destination.ok) throw invalid([{ path: 'url', message: `${destination.reason}; subscribe a new address instead` }]);
-  const changes = { status: 'active' as const, disabled_reason: null, disabled_at: null, consecutive_failures: 0, updated_at: nowIso(ctx) };
+  const now = nowIso(ctx);
+  const changes = { status: 'active' as const, disabled_reason: null, disabled_at: null, consecutive_failures: 0, active_since: now, updated_at: now };
   await ctx.store.q.webhooks.update(webhookId, changes);
   return presentWebhook({ ...row, ...changes });
 }
