@@ -2,7 +2,8 @@ import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
 
 /** A labelled input with the API's message for it, announced to screen readers. */
 export function Field({ label, error, ...input }: { label: string; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
+  const generated = useId();
+  const id = input.id ?? generated;
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>

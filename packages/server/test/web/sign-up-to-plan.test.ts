@@ -126,6 +126,15 @@ describe('the web app, from sign-up to a first plan', () => {
     await page.getByRole('button', { name: 'Undo move' }).click();
     await expect.poll(async () => (await plan()).tasks.find((task) => task.id === build!.id)?.constraintKind).toBe('asap');
 
+    // The drawer edits any field, and assigns people.
+    await drawer.getByLabel('WBS code').fill('1.2');
+    await drawer.getByLabel('Effort driven').uncheck();
+    await drawer.getByRole('button', { name: 'Save' }).click();
+    await expect.poll(async () => (await plan()).tasks.find((task) => task.id === build!.id)).toMatchObject({ wbs: '1.2', effortDriven: false });
+    await drawer.getByRole('checkbox', { name: 'Grace Hopper' }).click();
+    await expect.poll(async () => (await server.request<{ task: { assignees: { name: string }[] } }>('GET', `/api/projects/${projectId}/tasks/${build!.id}`, { key })).body.task.assignees.map((a) => a.name)).toEqual(['Grace Hopper']);
+    await drawer.getByRole('button', { name: 'Close the task' }).click();
+
     // The API cannot delete, whatever it sends.
     const refused = await server.request('DELETE', `/api/projects/${projectId}/tasks/${design!.id}?confirm=${design!.key}`, { key });
     expect(refused.status).toBe(403);
@@ -142,6 +151,16 @@ describe('the web app, from sign-up to a first plan', () => {
     expect((await plan()).tasks.map((task) => task.name)).toEqual(['Build']);
     expect((await plan()).dependencies).toEqual([]);
 
+    // Names and durations are edited in place: double-click, type, Enter.
+    await page.getByRole('grid').getByText('Build', { exact: true }).dblclick();
+    await page.getByLabel(`Name of ${build!.key}`).fill('Build and test');
+    await page.getByLabel(`Name of ${build!.key}`).press('Enter');
+    await page.getByRole('gridcell', { name: 'Build and test', exact: true }).waitFor();
+    await page.getByRole('gridcell', { name: '3 d', exact: true }).dblclick();
+    await page.getByLabel(`Duration of ${build!.key} in working days`).fill('4');
+    await page.getByLabel(`Duration of ${build!.key} in working days`).press('Enter');
+    await expect.poll(async () => (await plan()).tasks[0]).toMatchObject({ name: 'Build and test', durationMin: 4 * 480 });
+
     // Then the project, from the list.
     await page.getByRole('link', { name: 'Gantry' }).click();
     await page.getByRole('row').filter({ hasText: 'Moon landing' }).getByRole('button', { name: 'Delete…' }).click();
@@ -157,6 +176,8 @@ describe('the web app, from sign-up to a first plan', () => {
     expect(named('task.created').map((event) => event.data.task.name)).toEqual(['Design', 'Build']);
     expect(named('dependency.created')).toHaveLength(1);
     expect(named('task.updated').some((event) => event.data.changes.constraintKind?.to === 'start_no_earlier_than')).toBe(true);
+    expect(named('task.updated').some((event) => event.data.changes.name?.to === 'Build and test')).toBe(true);
+    expect(named('task.updated').some((event) => event.data.changes.assignees !== undefined)).toBe(true);
     expect(named('task.deleted').map((event) => event.data.task.name)).toEqual(['Design']);
     expect(named('dependency.deleted')).toHaveLength(1);
     expect(named('project.deleted')).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef, useState, type KeyboardEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { formatDate, formatDay, formatDays } from '../format';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { formatDate, formatDay, formatDays, minutesPerDay } from '../format';
 import type { Dependency, PlanTask, TaskPatch } from '../types';
 import type { Row } from './outline';
 import { dragEdit, type SchedulePreview, type Span } from './preview';
@@ -28,7 +28,7 @@ export interface GanttProps {
   onToggle(taskId: string): void;
   onDelete(taskId: string): void;
   /** A bar or its end dropped after a drag by whole days: the edit to save (`dragEdit`). */
-  onEdit(task: PlanTask, patch: TaskPatch, label: 'move' | 'resize'): Promise<unknown>;
+  onEdit(task: PlanTask, patch: TaskPatch, label: 'move' | 'resize' | 'edit'): Promise<unknown>;
   onLink(predecessorId: string, successorId: string): void;
 }
 
@@ -65,6 +65,8 @@ export function GanttChart(props: GanttProps) {
   const [drag, setDrag] = useState<Drag | null>(null);
   // Where the dragged task and everything it pushes would go, kept until the saved plan arrives.
   const [preview, setPreview] = useState<ReadonlyMap<string, Span> | null>(null);
+  // A name or duration edited in place (double-click or F2 on the row).
+  const [editing, setEditing] = useState<{ taskId: string; field: 'name' | 'durationMin' } | null>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   const items = virtualizer.getVirtualItems();
 
@@ -143,7 +145,19 @@ export function GanttChart(props: GanttProps) {
     void props.onEdit(drag.task, dragEdit(drag.task, drag.kind, drag.days), drag.kind).finally(() => setPreview(null));
   };
 
+  const startEdit = (event: MouseEvent, task: PlanTask, field: 'name' | 'durationMin') => {
+    if (!props.editable) return;
+    event.stopPropagation();
+    setEditing({ taskId: task.id, field });
+  };
+  const finishEdit = (task: PlanTask, patch: TaskPatch | null) => {
+    setEditing(null);
+    scroller.current?.focus();
+    if (patch && !Object.entries(patch).every(([field, value]) => task[field as keyof PlanTask] === value)) void props.onEdit(task, patch, 'edit');
+  };
+
   const onKeyDown = (event: KeyboardEvent) => {
+    if (editing) return;
     const index = props.selectedId ? (rowIndex.get(props.selectedId) ?? -1) : -1;
     const select = (next: number) => {
       const row = rows[Math.max(0, Math.min(rows.length - 1, next))];
@@ -157,6 +171,7 @@ export function GanttChart(props: GanttProps) {
     else if (event.key === 'Home') select(0);
     else if (event.key === 'End') select(rows.length - 1);
     else if (props.selectedId && event.key === 'Enter') props.onOpen(props.selectedId);
+    else if (props.selectedId && props.editable && event.key === 'F2') setEditing({ taskId: props.selectedId, field: 'name' });
     else if (props.selectedId && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && rows[index]?.hasChildren) {
       const isCollapsed = props.collapsed.has(props.selectedId);
       if ((event.key === 'ArrowLeft') !== isCollapsed) props.onToggle(props.selectedId);
@@ -248,9 +263,21 @@ export function GanttChart(props: GanttProps) {
                     ) : (
                       <span className="toggle" />
                     )}
-                    <span className={task.type === 'summary' ? 'summary-name' : undefined}>{task.name}</span>
+                    {editing?.taskId === task.id && editing.field === 'name' ? (
+                      <InlineEdit label={`Name of ${task.key}`} initial={task.name} onDone={(value) => finishEdit(task, value === null ? null : { name: value })} />
+                    ) : (
+                      <span className={task.type === 'summary' ? 'summary-name' : undefined} onDoubleClick={(event) => startEdit(event, task, 'name')}>
+                        {task.name}
+                      </span>
+                    )}
                   </span>
-                  <span role="gridcell" className="col-duration">{formatDays(task.durationMin)}</span>
+                  <span role="gridcell" className="col-duration" onDoubleClick={(event) => hasChildren || startEdit(event, task, 'durationMin')}>
+                    {editing?.taskId === task.id && editing.field === 'durationMin' ? (
+                      <InlineEdit label={`Duration of ${task.key} in working days`} initial={String(task.durationMin / minutesPerDay)} onDone={(value) => finishEdit(task, value === null ? null : { durationMin: Math.round(Number(value) * minutesPerDay) })} />
+                    ) : (
+                      formatDays(task.durationMin)
+                    )}
+                  </span>
                   <span role="gridcell" className="col-date">{formatDay(task.startAt)}</span>
                   <span role="gridcell" className="col-date">{formatDay(task.finishAt)}</span>
                 </div>
@@ -283,5 +310,33 @@ export function GanttChart(props: GanttProps) {
         </div>
       </div>
     </div>
+  );
+}
+
+/** A cell's value edited in place: Enter or leaving the field keeps it, Escape drops it. */
+function InlineEdit({ label, initial, onDone }: { label: string; initial: string; onDone(value: string | null): void }) {
+  const input = useRef<HTMLInputElement>(null);
+  const done = useRef(false);
+  useEffect(() => input.current?.select(), []);
+  const finish = (value: string | null) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(value === null || value.trim() === '' ? null : value.trim());
+  };
+  return (
+    <input
+      ref={input}
+      className="inline-edit"
+      aria-label={label}
+      defaultValue={initial}
+      onClick={(event) => event.stopPropagation()}
+      onDoubleClick={(event) => event.stopPropagation()}
+      onKeyDown={(event) => {
+        event.stopPropagation();
+        if (event.key === 'Enter') finish(event.currentTarget.value);
+        if (event.key === 'Escape') finish(null);
+      }}
+      onBlur={(event) => finish(event.currentTarget.value)}
+    />
   );
 }

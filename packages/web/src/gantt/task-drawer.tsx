@@ -1,67 +1,16 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
-import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
-import type { Comment, ConstraintKind, Dependency, Member, PlanTask, TaskPatch } from '../types';
+import { formatDate, formatDateTime, formatDays } from '../format';
+import type { Comment, Dependency, Member, PlanTask, TaskPatch } from '../types';
+import { constraintLabels, draftOf, patchOf, taskFields, type TaskField } from './task-fields';
 import { workingDaysBetween } from './time-scale';
-
-const constraintLabels: Record<ConstraintKind, string> = {
-  asap: 'As soon as possible',
-  alap: 'As late as possible',
-  start_no_earlier_than: 'Start no earlier than',
-  start_no_later_than: 'Start no later than',
-  finish_no_earlier_than: 'Finish no earlier than',
-  finish_no_later_than: 'Finish no later than',
-  must_start_on: 'Must start on',
-  must_finish_on: 'Must finish on',
-};
 
 const linkLabels: Record<Dependency['type'], string> = { FS: 'finish → start', SS: 'start → start', FF: 'finish → finish', SF: 'start → finish' };
 
 /** A finish variance in working days, signed: late is positive, as Microsoft Project shows it. */
 function varianceLabel(days: number): string {
   return days === 0 ? 'on time' : `${days > 0 ? '+' : '−'}${Math.abs(days)} d ${days > 0 ? 'late' : 'early'}`;
-}
-
-interface Draft {
-  name: string;
-  type: PlanTask['type'];
-  durationDays: string;
-  progressPct: string;
-  constraintKind: ConstraintKind;
-  constraintDate: string;
-  deadline: string;
-  notes: string;
-}
-
-function draftOf(task: PlanTask): Draft {
-  return {
-    name: task.name,
-    type: task.type,
-    durationDays: String(task.durationMin / minutesPerDay),
-    progressPct: String(task.progressPct),
-    constraintKind: task.constraintKind,
-    constraintDate: task.constraintDate?.slice(0, 10) ?? '',
-    deadline: task.deadline?.slice(0, 10) ?? '',
-    notes: task.notes ?? '',
-  };
-}
-
-/** Only the fields the person changed, as the API takes them. */
-function patchOf(task: PlanTask, draft: Draft): TaskPatch {
-  const patch: TaskPatch = {};
-  const before = draftOf(task);
-  if (draft.name !== before.name) patch.name = draft.name;
-  if (draft.type !== before.type) patch.type = draft.type;
-  if (draft.durationDays !== before.durationDays) patch.durationMin = Math.round(Number(draft.durationDays) * minutesPerDay);
-  if (draft.progressPct !== before.progressPct) patch.progressPct = Number(draft.progressPct);
-  if (draft.constraintKind !== before.constraintKind || draft.constraintDate !== before.constraintDate) {
-    patch.constraintKind = draft.constraintKind;
-    patch.constraintDate = draft.constraintDate ? `${draft.constraintDate}T08:00:00Z` : null;
-  }
-  if (draft.deadline !== before.deadline) patch.deadline = draft.deadline ? `${draft.deadline}T17:00:00Z` : null;
-  if (draft.notes !== before.notes) patch.notes = draft.notes === '' ? null : draft.notes;
-  return patch;
 }
 
 export interface TaskDrawerProps {
@@ -72,8 +21,11 @@ export interface TaskDrawerProps {
   tasksById: ReadonlyMap<string, PlanTask>;
   dependencies: readonly Dependency[];
   members: readonly Member[];
+  /** The resources assigned to the task (a member's `resourceId`). */
+  assignedResourceIds: readonly string[];
   editable: boolean;
   onSave(patch: TaskPatch): Promise<void>;
+  onAssign(userIds: string[]): Promise<void>;
   onUnlink(dependency: Dependency): Promise<void>;
   onDelete(): void;
   onClose(): void;
@@ -94,7 +46,6 @@ export function TaskDrawer(props: TaskDrawerProps) {
     );
   }, [props.projectId, task.id]);
 
-  const set = (field: keyof Draft) => (event: { target: { value: string } }) => setDraft({ ...draft, [field]: event.target.value });
   const fieldError = (path: string) => (error instanceof ApiError ? error.field(path) : undefined);
   const hasSubtasks = [...props.tasksById.values()].some((other) => other.parentId === task.id);
 
@@ -172,35 +123,17 @@ export function TaskDrawer(props: TaskDrawerProps) {
       </section>
       <form onSubmit={save}>
         <fieldset disabled={!props.editable}>
-          <Field label="Name" value={draft.name} onChange={set('name')} error={fieldError('name')} required />
-          <div className="field">
-            <label htmlFor="task-type">Type</label>
-            <select id="task-type" value={draft.type} onChange={set('type')} disabled={hasSubtasks}>
-              <option value="task">Task</option>
-              <option value="milestone">Milestone</option>
-              <option value="summary">Summary (phase)</option>
-            </select>
-          </div>
-          <Field label="Duration (working days)" type="number" min={0} step={0.125} value={draft.durationDays} onChange={set('durationDays')} error={fieldError('durationMin')} disabled={hasSubtasks} />
-          <Field label="Progress (%)" type="number" min={0} max={100} value={draft.progressPct} onChange={set('progressPct')} error={fieldError('progressPct')} disabled={hasSubtasks} />
-          <div className="field">
-            <label htmlFor="task-constraint">Constraint</label>
-            <select id="task-constraint" value={draft.constraintKind} onChange={set('constraintKind')}>
-              {Object.entries(constraintLabels).map(([kind, label]) => (
-                <option key={kind} value={kind}>
-                  {label}
-                </option>
-              ))}
-            </select>
-          </div>
-          {draft.constraintKind !== 'asap' && draft.constraintKind !== 'alap' && (
-            <Field label="Constraint date" type="date" value={draft.constraintDate} onChange={set('constraintDate')} error={fieldError('constraintDate')} />
-          )}
-          <Field label="Deadline" type="date" value={draft.deadline} onChange={set('deadline')} error={fieldError('deadline')} />
-          <div className="field">
-            <label htmlFor="task-notes">Notes</label>
-            <textarea id="task-notes" rows={3} value={draft.notes} onChange={set('notes')} />
-          </div>
+          {taskFields.map((spec) => (
+            <TaskFieldInput
+              key={spec.field}
+              spec={spec}
+              value={draft[spec.field]!}
+              hidden={spec.field === 'constraintDate' && (draft.constraintKind === 'asap' || draft.constraintKind === 'alap')}
+              disabled={(spec.rolledUp ?? false) && hasSubtasks}
+              error={fieldError(spec.field)}
+              onChange={(value) => setDraft({ ...draft, [spec.field]: value })}
+            />
+          ))}
           <div className="actions">
             <button type="submit">Save</button>
             <button type="button" className="danger secondary" onClick={props.onDelete}>
@@ -209,6 +142,25 @@ export function TaskDrawer(props: TaskDrawerProps) {
           </div>
         </fieldset>
       </form>
+      <section aria-label="Assignees">
+        <h3>Assignees</h3>
+        <fieldset disabled={!props.editable} className="assignees">
+          {props.members.map((member) => {
+            const assigned = member.resourceId !== null && props.assignedResourceIds.includes(member.resourceId);
+            const others = props.members.filter((other) => other.userId !== member.userId && other.resourceId !== null && props.assignedResourceIds.includes(other.resourceId)).map((other) => other.userId);
+            return (
+              <label key={member.userId} className="check">
+                <input
+                  type="checkbox"
+                  checked={assigned}
+                  onChange={() => void props.onAssign(assigned ? others : [...others, member.userId]).catch((caught: unknown) => setError(describeError(caught)))}
+                />{' '}
+                {member.name}
+              </label>
+            );
+          })}
+        </fieldset>
+      </section>
       <section aria-label="Links">
         <h3>Predecessors</h3>
         {predecessors.length === 0 ? <p className="muted">None. Drag from another bar's dot to this bar to link.</p> : <ul>{predecessors.map((dependency) => linkRow(dependency, dependency.predecessorId))}</ul>}
@@ -234,5 +186,38 @@ export function TaskDrawer(props: TaskDrawerProps) {
         </form>
       </section>
     </aside>
+  );
+}
+
+/** One field of the drawer's form, labelled, with the API's message for it. */
+function TaskFieldInput({ spec, value, hidden, disabled, error, onChange }: { spec: TaskField; value: string | boolean; hidden: boolean; disabled: boolean; error: string | undefined; onChange(value: string | boolean): void }) {
+  const id = `task-${spec.field}`;
+  if (hidden) return null;
+  if (spec.input === 'checkbox') {
+    return (
+      <label className="check" htmlFor={id}>
+        <input id={id} type="checkbox" checked={value === true} disabled={disabled} onChange={(event) => onChange(event.target.checked)} /> {spec.label}
+      </label>
+    );
+  }
+  if (spec.input === 'text' || spec.input === 'number' || spec.input === 'date') {
+    return <Field id={id} label={spec.label} type={spec.input} step={spec.input === 'number' ? 'any' : undefined} value={String(value)} disabled={disabled} error={error} onChange={(event) => onChange(event.target.value)} />;
+  }
+  return (
+    <div className="field">
+      <label htmlFor={id}>{spec.label}</label>
+      {spec.input === 'select' ? (
+        <select id={id} value={String(value)} disabled={disabled} onChange={(event) => onChange(event.target.value)}>
+          {Object.entries(spec.options ?? {}).map(([option, label]) => (
+            <option key={option} value={option}>
+              {label}
+            </option>
+          ))}
+        </select>
+      ) : (
+        <textarea id={id} rows={3} value={String(value)} disabled={disabled} onChange={(event) => onChange(event.target.value)} />
+      )}
+      {error && <p className="field-error">{error}</p>}
+    </div>
   );
 }

@@ -249,7 +249,12 @@ export function ProjectPage() {
             dependencies={plan.dependencies}
             members={members}
             editable={editable}
+            assignedResourceIds={plan.assignments.filter((assignment) => assignment.taskId === opened.id).map((assignment) => assignment.resourceId)}
             onSave={async (patch) => void (await patchTask(opened, patch, 'edit'))}
+            onAssign={async (userIds) => {
+              await write(() => api<WriteResult>('PUT', `/api/projects/${projectId}/tasks/${opened.id}/assignees`, { userIds }));
+              await load();
+            }}
             onUnlink={unlink}
             onDelete={() => setDeleting(opened)}
             onClose={() => void navigate(`/projects/${projectId}`)}
