@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Uuid } from './common.js';
 import type { ErrorCode } from './errors.js';
 import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
-import { MemberList } from './resources/members.js';
+import { MemberList, MemberRemoved, MemberResponse, MemberRolePut } from './resources/members.js';
 import {
   FullProject,
   ProjectCreate,
@@ -355,6 +355,31 @@ export const routes = {
     summary: 'Everyone with access to the project, with effective and direct roles (not paginated)',
     params: projectParams,
     response: { status: 200, name: 'MemberList', schema: MemberList },
+    errors: ['not_found'],
+  }),
+  setMemberRole: route({
+    operationId: 'setMemberRole',
+    method: 'PUT',
+    path: '/api/projects/{projectId}/members/{userId}',
+    scope: 'write',
+    tag: 'People',
+    summary: "Set a person's direct role on the project (project owners)",
+    description:
+      'The person must already have access (through the workspace, or a direct role); others join with an invite link. Giving a direct role to someone who had none emits `member.joined`; changing a role emits no event.',
+    params: z.object({ projectId: Uuid, userId: Uuid }),
+    body: { name: 'MemberRolePut', schema: MemberRolePut, required: true },
+    response: { status: 200, name: 'MemberResponse', schema: MemberResponse },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  removeMemberRole: route({
+    operationId: 'removeMemberRole',
+    method: 'DELETE',
+    path: '/api/projects/{projectId}/members/{userId}',
+    scope: 'write',
+    tag: 'People',
+    summary: "Take a person's direct role on the project away (project owners); access through the workspace stays",
+    params: z.object({ projectId: Uuid, userId: Uuid }),
+    response: { status: 200, name: 'MemberRemoved', schema: MemberRemoved },
     errors: ['not_found'],
   }),
   listBaselines: route({

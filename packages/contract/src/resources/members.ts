@@ -18,3 +18,10 @@ export const Member = z.object({
 export type Member = z.infer<typeof Member>;
 
 export const MemberList = z.object({ members: z.array(Member) });
+
+export const MemberRolePut = z.object({ role: ProjectRole.describe('The direct role on the project; the effective role is the higher of it and the workspace role.') });
+export const MemberResponse = z.object({ member: Member });
+export const MemberRemoved = z.object({
+  userId: Uuid,
+  member: Member.nullable().describe('The person as the member list now shows them (access through the workspace stays), or null when they no longer have access.'),
+});

@@ -104,3 +104,43 @@ export async function removeProjectMember(ctx: DomainContext, input: { projectId
     await tx.projects.removeMember(project.id, user.id);
   });
 }
+
+/**
+ * Sets a person's direct role on the project (owners only). The person must have access
+ * already — through the workspace, or a direct role — as others join by invite. Answers
+ * the person as the member list shows them; their effective role is the higher of this
+ * and their workspace's.
+ */
+export async function setMemberRole(ctx: DomainContext, actor: Actor, projectId: string, userId: string, role: ProjectRole): Promise<Member> {
+  const { project } = await requireProject(ctx, actor, projectId, 'owner');
+  return ctx.store.transaction(async (tx) => {
+    const person = await tx.projects.findWithAccess(projectId, userId);
+    const user = await tx.users.findById(userId);
+    if (!person || !user || effectiveProjectRole(person.workspace_role, person.direct_role) === null) throw notFound('member of this project (invite them first)');
+    await grantProjectRole(tx, project, user, role, nowIso(ctx), { actor });
+    const member = await memberOf(ctx, tx, project, userId);
+    if (!member) throw notFound('member of this project');
+    return member;
+  });
+}
+
+/**
+ * Takes a person's direct role away (owners only): access through the workspace stays,
+ * as its role. Answers the person as the member list then shows them, or null when they
+ * no longer have access.
+ */
+export async function removeMemberRole(ctx: DomainContext, actor: Actor, projectId: string, userId: string): Promise<Member | null> {
+  const { project } = await requireProject(ctx, actor, projectId, 'owner');
+  return ctx.store.transaction(async (tx) => {
+    const person = await tx.projects.findWithAccess(projectId, userId);
+    if (!person?.direct_role) throw notFound('direct member of this project');
+    await tx.projects.removeMember(projectId, userId);
+    return memberOf(ctx, tx, project, userId);
+  });
+}
+
+async function memberOf(ctx: DomainContext, tx: Queries, project: Pick<ProjectRow, 'id' | 'workspace_id' | 'created_at'>, userId: string): Promise<Member | null> {
+  const person = (await tx.projects.listPeople(project.id, project.workspace_id)).find((candidate) => candidate.id === userId);
+  const role = person ? effectiveProjectRole(person.workspace_role, person.direct_role) : null;
+  return person && role ? presentMember(ctx, project, { ...person, role }) : null;
+}

@@ -2,7 +2,7 @@ import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreat
 import { createOwnApiKey, listOwnApiKeys, revokeOwnApiKey } from './api-keys.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
 import { completePasswordReset, requestPasswordReset, signIn, signUp, updateMe, verifyEmail, type SignedIn } from './accounts.js';
-import { listProjectMembers } from './members.js';
+import { listProjectMembers, removeMemberRole, setMemberRole } from './members.js';
 import { listGrants, revokeGrant } from './oauth-grants.js';
 import { defineOperation, definePublicOperation, RawJson, WithSession, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
@@ -68,6 +68,8 @@ export const operations = {
   updateProject: defineOperation(routes.updateProject, (ctx, actor, { params, body }) => updateProject(ctx, actor, params.projectId, body)),
   deleteProject: defineOperation(routes.deleteProject, (ctx, actor, { params, query }) => deleteProject(ctx, actor, params.projectId, query.confirm)),
   listProjectMembers: defineOperation(routes.listProjectMembers, async (ctx, actor, { params }) => ({ members: await listProjectMembers(ctx, actor, params.projectId) })),
+  setMemberRole: defineOperation(routes.setMemberRole, async (ctx, actor, { params, body }) => ({ member: await setMemberRole(ctx, actor, params.projectId, params.userId, body.role) })),
+  removeMemberRole: defineOperation(routes.removeMemberRole, async (ctx, actor, { params }) => ({ userId: params.userId, member: await removeMemberRole(ctx, actor, params.projectId, params.userId) })),
   listBaselines: defineOperation(routes.listBaselines, async (ctx, actor, { params }) => ({ baselines: await listBaselines(ctx, actor, params.projectId) })),
   saveBaseline: defineOperation(routes.saveBaseline, async (ctx, actor, { params, body }) => ({ baseline: await saveBaseline(ctx, actor, params.projectId, body.name) })),
 

@@ -88,7 +88,7 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     expect((await server.request('GET', '/api/auth/me', { key })).status).toBe(401);
   });
 
-  test('an owner invites with a link; another person joins with it and edits; both are announced', async () => {
+  test('an owner invites with a link; another person joins with it and edits, until the owner makes them a viewer; invite and join are announced', async () => {
     await owner.goto(`${server.url}/`);
     await owner.getByLabel('Project name').fill('Together');
     await owner.getByRole('button', { name: 'Create' }).click();
@@ -99,7 +99,7 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
 
     await owner.getByRole('button', { name: 'Members' }).click();
     const panel = owner.getByRole('complementary', { name: 'Members' });
-    await panel.getByLabel('Role').selectOption('editor');
+    await panel.getByLabel('Invite as').selectOption('editor');
     await panel.getByRole('button', { name: 'Create invite link' }).click();
     const link = (await panel.locator('code.secret').textContent())?.trim() ?? '';
     expect(link).toMatch(/\/join\/[\w-]+$/);
@@ -115,6 +115,17 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     await guest.getByRole('button', { name: 'Add task' }).click();
     await guest.getByRole('gridcell', { name: 'Guest task', exact: true }).waitFor();
     await screenshot(guest, '03-joined');
+
+    // The owner makes the guest a viewer: their page no longer offers to edit.
+    await owner.reload();
+    await owner.getByRole('button', { name: 'Members' }).click();
+    const guestRole = owner.getByRole('complementary', { name: 'Members' }).getByLabel('Role of Gus Guest');
+    await guestRole.selectOption('viewer');
+    await expect.poll(async () => (await server.request<{ members: { name: string; role: string }[] }>('GET', `/api/projects/${projectId}/members`, { key: ownerKey })).body.members.find((member) => member.name === 'Gus Guest')?.role).toBe('viewer');
+    await expect.poll(() => guestRole.inputValue()).toBe('viewer');
+    await guest.reload();
+    await guest.getByRole('gridcell', { name: 'Guest task', exact: true }).waitFor();
+    expect(await guest.getByRole('button', { name: 'Add task' }).count()).toBe(0);
 
     await server.deliverAll();
     const events = (type: 'member.invited' | 'member.joined' | 'task.created') => receiver.calls.filter((call) => call.body.type === type && call.body.projectId === projectId).map((call) => call.body);

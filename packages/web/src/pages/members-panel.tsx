@@ -7,7 +7,7 @@ import type { Invite, Member, ProjectRole } from '../types';
 const roleLabels: Record<ProjectRole, string> = { owner: 'Owner', editor: 'Editor', viewer: 'Viewer' };
 
 /** Who is in the project, and (for owners) invite links: created, shown once, revoked. */
-export function MembersPanel({ projectId, members, isOwner, onClose }: { projectId: string; members: readonly Member[]; isOwner: boolean; onClose(): void }) {
+export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }: { projectId: string; members: readonly Member[]; isOwner: boolean; onChanged(): Promise<void>; onClose(): void }) {
   const [invites, setInvites] = useState<Invite[]>([]);
   const [role, setRole] = useState<ProjectRole>('editor');
   const [email, setEmail] = useState('');
@@ -36,6 +36,17 @@ export function MembersPanel({ projectId, members, isOwner, onClose }: { project
       setError(caught instanceof ApiError ? caught : describeError(caught));
     }
   };
+  /** A new direct role, or null to take it away (workspace access stays). */
+  const change = async (member: Member, role: ProjectRole | null) => {
+    setError(null);
+    try {
+      if (role) await api('PUT', `/api/projects/${projectId}/members/${member.userId}`, { role });
+      else await api('DELETE', `/api/projects/${projectId}/members/${member.userId}`);
+      await onChanged();
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
   const revoke = async (item: Invite) => {
     try {
       await api('POST', `/api/projects/${projectId}/invites/${item.id}/revoke`);
@@ -58,8 +69,30 @@ export function MembersPanel({ projectId, members, isOwner, onClose }: { project
       <ul className="members">
         {members.map((member) => (
           <li key={member.userId}>
-            <strong>{member.name}</strong> <span className="muted">{member.email}</span> · {roleLabels[member.role]}
-            {member.inherited && <span className="muted"> (from the workspace)</span>}
+            <strong>{member.name}</strong> <span className="muted">{member.email}</span>
+            {isOwner ? (
+              <span className="member-role">
+                <select aria-label={`Role of ${member.name}`} value={member.directRole ?? ''} onChange={(event) => void change(member, event.target.value as ProjectRole)}>
+                  {member.directRole === null && <option value="">{roleLabels[member.role]} (from the workspace)</option>}
+                  {Object.entries(roleLabels).map(([value, label]) => (
+                    <option key={value} value={value}>
+                      {label}
+                    </option>
+                  ))}
+                </select>
+                {member.directRole !== null && (
+                  <button type="button" className="link danger" onClick={() => void change(member, null)}>
+                    Remove
+                  </button>
+                )}
+              </span>
+            ) : (
+              <>
+                {' '}
+                · {roleLabels[member.role]}
+                {member.inherited && <span className="muted"> (from the workspace)</span>}
+              </>
+            )}
           </li>
         ))}
       </ul>
@@ -68,7 +101,7 @@ export function MembersPanel({ projectId, members, isOwner, onClose }: { project
           <h3>Invite</h3>
           <form onSubmit={invite}>
             <div className="field">
-              <label htmlFor="invite-role">Role</label>
+              <label htmlFor="invite-role">Invite as</label>
               <select id="invite-role" value={role} onChange={(event) => setRole(event.target.value as ProjectRole)}>
                 {Object.entries(roleLabels).map(([value, label]) => (
                   <option key={value} value={value}>

@@ -238,7 +238,7 @@ export function ProjectPage() {
             onLink={link}
           />
         )}
-        {showMembers && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onClose={() => setShowMembers(false)} />}
+        {showMembers && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={load} onClose={() => setShowMembers(false)} />}
         {opened && (
           <TaskDrawer
             key={opened.id}
