@@ -120,8 +120,21 @@ export function openSqlite(dataDir: string): { db: Kysely<Database>; dataVersion
   // The CLI and a running server share the file: wait for the other writer instead of failing.
   database.pragma('busy_timeout = 5000');
   const version = database.prepare('pragma data_version').pluck();
+  // Read once per turn of the event loop (it costs several µs, and every request asks for
+  // it twice): another process's commit is seen from the next turn on; this process's own
+  // writes are counted apart (kysely-store.ts › WriteCounter) and seen at once.
+  let current: number | undefined;
+  const forget = () => {
+    current = undefined;
+  };
   return {
     db: new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(database) }) }),
-    dataVersion: () => version.get() as number,
+    dataVersion: () => {
+      if (current === undefined) {
+        current = version.get() as number;
+        setImmediate(forget);
+      }
+      return current;
+    },
   };
 }
