@@ -2,30 +2,59 @@
 // Authenticated `GET /api/projects/{id}` throughput of the real server (SQLite, full
 // auth, rate limiter and audit log on), as a ratio against a bare node:http server that
 // returns the same bytes. Both run as child processes and are loaded by the same
-// autocannon client in alternating rounds, so machine noise hits both alike.
-import { execFileSync, spawn } from 'node:child_process';
+// autocannon client in alternating rounds, so machine noise hits both alike. Beside the
+// throughput ratio: each server's CPU time per request, and their ratio (bare / Gantry),
+// which does not depend on how fast the load generator can ask.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import { freePort, median, waitFor } from './support.js';
+import { freePort, gantryBin, median, waitFor } from './support.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const gantryBin = path.resolve(here, '../bin/gantry.js');
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const durationSec = Number(process.env.BENCH_SECONDS ?? 3);
 const connections = 16;
 
+/**
+ * The load generator (this process: autocannon runs in it) and the servers share the
+ * machine's cores; on a small machine the scheduler may put any of them anywhere, and the
+ * bare server's figure is then mostly the load generator's own limit. With `taskset` and
+ * at least two cores, the load generator is pinned to the first core and each server to
+ * the second, for the bare server and Gantry alike (BENCH_PIN=0 turns this off).
+ */
+const cores = os.availableParallelism();
+const pinned = process.env.BENCH_PIN !== '0' && cores >= 2 && spawnSync('taskset', ['-p', '-c', '0', String(process.pid)], { stdio: 'ignore' }).status === 0;
+
 function start(args, env) {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
-  return child;
+  const [command, commandArgs] = pinned ? ['taskset', ['-c', String(cores - 1), process.execPath, ...args]] : [process.execPath, args];
+  return spawn(command, commandArgs, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
-async function load(url, headers) {
+/** CPU time (user + system, ms) a child process has used so far, from /proc (null elsewhere). */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+/** Loads `url` for one round: requests per second, and the CPU time per request of the server and of this load generator (µs). */
+async function load(url, headers, pid) {
+  const serverBefore = pid ? cpuMsOf(pid) : null;
+  const clientBefore = process.cpuUsage();
   const result = await autocannon({ url, connections, duration: durationSec, headers, pipelining: 1 });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return result.requests.average;
+  const client = process.cpuUsage(clientBefore);
+  const serverAfter = pid ? cpuMsOf(pid) : null;
+  const total = result.requests.total;
+  return {
+    rps: result.requests.average,
+    serverCpuUs: serverBefore === null || serverAfter === null ? null : ((serverAfter - serverBefore) * 1000) / total,
+    clientCpuUs: (client.user + client.system) / total,
+  };
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gantry-bench-'));
@@ -81,20 +110,46 @@ try {
   await waitFor(bareUrl);
 
   await load(url, headers); // warm-up
-  const gantryRps = [];
-  const bareRps = [];
+  const gantryRounds = [];
+  const bareRounds = [];
   for (let round = 0; round < rounds; round++) {
-    bareRps.push(await load(bareUrl, headers));
-    gantryRps.push(await load(url, headers));
+    bareRounds.push(await load(bareUrl, headers, bare.child.pid));
+    gantryRounds.push(await load(url, headers, gantry.pid));
   }
+  const gantryRps = gantryRounds.map((r) => r.rps);
+  const bareRps = bareRounds.map((r) => r.rps);
+  const cpu = (rounds_, key) => (rounds_.some((r) => r[key] === null) ? null : median(rounds_.map((r) => r[key])));
   // Each round measures both servers back to back, so a round's ratio shares its noise;
   // the median of the rounds' ratios is the figure.
   const ratio = median(gantryRps.map((rps, round) => rps / bareRps[round]));
-  console.log(`GET /api/projects/{id} (${bytes.length} bytes, ${connections} connections, ${rounds}×${durationSec}s):`);
+  console.log(`GET /api/projects/{id} (${bytes.length} bytes, ${connections} connections, ${rounds}×${durationSec}s, ${pinned ? 'load generator and server pinned to separate cores' : 'not pinned'}):`);
   console.log(`  gantry  ${gantryRps.map((r) => r.toFixed(0)).join(' / ')} req/s`);
   console.log(`  bare    ${bareRps.map((r) => r.toFixed(0)).join(' / ')} req/s`);
   console.log(`  ratio   ${ratio.toFixed(3)} (target ≥ 0.8)`);
-  console.log(JSON.stringify({ readThroughputRatio: Number(ratio.toFixed(3)), readThroughputRps: Math.round(median(gantryRps)), bareThroughputRps: Math.round(median(bareRps)) }));
+  // CPU per request tells what the machine could not: the load generator shares the two
+  // cores with the server, so the bare server's rate is mostly the generator's own limit.
+  const figures = {
+    gantryCpuUs: cpu(gantryRounds, 'serverCpuUs'),
+    bareCpuUs: cpu(bareRounds, 'serverCpuUs'),
+    clientCpuUsGantry: cpu(gantryRounds, 'clientCpuUs'),
+    clientCpuUsBare: cpu(bareRounds, 'clientCpuUs'),
+  };
+  const us = (value) => (value === null ? null : Number(value.toFixed(1)));
+  console.log(
+    `  CPU per request: gantry ${us(figures.gantryCpuUs)} µs, bare ${us(figures.bareCpuUs)} µs; load generator ${us(figures.clientCpuUsGantry)} / ${us(figures.clientCpuUsBare)} µs`,
+  );
+  console.log(
+    JSON.stringify({
+      readThroughputRatio: Number(ratio.toFixed(3)),
+      readThroughputRps: Math.round(median(gantryRps)),
+      bareThroughputRps: Math.round(median(bareRps)),
+      readCpuUsPerRequest: us(figures.gantryCpuUs),
+      bareCpuUsPerRequest: us(figures.bareCpuUs),
+      loadGeneratorCpuUsPerRequest: us(figures.clientCpuUsBare),
+      readCpuRatio: figures.gantryCpuUs && figures.bareCpuUs ? Number((figures.bareCpuUs / figures.gantryCpuUs).toFixed(3)) : null,
+      readThroughputPinned: pinned,
+    }),
+  );
 } finally {
   gantry.kill('SIGTERM');
   bare.child?.kill('SIGTERM');

@@ -8,7 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-export const gantryBin = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/gantry.js');
+// BENCH_GANTRY_BIN=path/to/bin/gantry.js benchmarks another build (an A/B against a baseline checkout).
+export const gantryBin = process.env.BENCH_GANTRY_BIN ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../bin/gantry.js');
 
 export function freePort() {
   return new Promise((resolve) => {
@@ -67,7 +68,7 @@ export async function benchStore(databaseUrl) {
 export const benchPassword = 'bench-password-1';
 
 /** Starts `gantry serve` on a free port with a user and a write key; returns its address and key. */
-export async function startGantry(env) {
+export async function startGantry(env, nodeArgs = []) {
   const { BASE_URL: _vite, DATABASE_URL: _db, ...inherited } = process.env;
   const fullEnv = { ...inherited, ...env };
   const cli = (...args) => JSON.parse(execFileSync(process.execPath, [gantryBin, ...args, '--json'], { env: fullEnv }).toString());
@@ -76,7 +77,7 @@ export async function startGantry(env) {
   const port = await freePort();
   // BENCH_CPU_PROF_DIR=dir writes a V8 CPU profile of the server, to see where time goes.
   const profile = process.env.BENCH_CPU_PROF_DIR ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`] : [];
-  const child = spawn(process.execPath, [...profile, gantryBin, 'serve'], { env: { ...fullEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, gantryBin, 'serve'], { env: { ...fullEnv, PORT: String(port) }, stdio: ['ignore', 'ignore', 'inherit'] });
   const base = `http://127.0.0.1:${port}`;
   await waitFor(`${base}/healthz`);
   return {
@@ -100,10 +101,13 @@ export async function post(gantry, path, body, method = 'POST') {
   return { elapsed, json: JSON.parse(text) };
 }
 
-/** Runs `fn(gantry)` against a fresh server over a private store (SQLite, or PostgreSQL at `databaseUrl`), then stops and drops both. */
-export async function withGantry(databaseUrl, fn) {
+/**
+ * Runs `fn(gantry)` against a fresh server over a private store (SQLite, or PostgreSQL at
+ * `databaseUrl`), then stops and drops both. `env` and `nodeArgs` go to the server process.
+ */
+export async function withGantry(databaseUrl, fn, { env = {}, nodeArgs = [] } = {}) {
   const store = await benchStore(databaseUrl);
-  const gantry = await startGantry(store.env);
+  const gantry = await startGantry({ ...store.env, ...env }, nodeArgs);
   try {
     return await fn(gantry);
   } finally {

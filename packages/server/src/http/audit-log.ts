@@ -15,6 +15,17 @@ export interface AuditEntry {
 }
 
 /**
+ * A UUIDv7: the entry's time in milliseconds first, then random bits. Entries written in
+ * time order land at the end of the primary-key index, instead of on a random page of it
+ * (a random UUID costs a page search and, often, a split per row).
+ */
+export function timeOrderedId(ms: number): string {
+  const time = ms.toString(16).padStart(12, '0');
+  const random = randomUUID(); // xxxxxxxx-xxxx-4xxx-Vxxx-xxxxxxxxxxxx: keep the random digits and the variant
+  return `${time.slice(0, 8)}-${time.slice(8, 12)}-7${random.slice(15, 18)}-${random.slice(19)}`;
+}
+
+/**
  * Records every authenticated call. Entries are written in batches (every 200 ms or
  * 500 entries) so that logging a read never costs the read a write transaction;
  * `flush()` on shutdown writes the rest.
@@ -48,7 +59,7 @@ export class AuditLog {
       try {
         await this.store.q.apiKeys.insertAuditEntries(
           batch.map((entry) => ({
-            id: randomUUID(),
+            id: timeOrderedId(Date.parse(entry.at)),
             credential_kind: entry.credential.kind,
             credential_id: entry.credential.id,
             client_id: entry.credential.kind === 'oauth' ? entry.credential.clientId : null,

@@ -133,4 +133,65 @@ describe('concurrent planning writes', () => {
     expect((await client.getTask(project.id, b.id)).body.task.startAt).toBe('2026-03-11T08:00:00.000Z');
     expect(await scheduleDrift(server, project.id)).toEqual([]);
   });
+
+  // The "hostile input" issue: a valid change set of 1,000 changes must not hold the event
+  // loop for its whole write. It lets the loop turn between its steps and statements, while
+  // its transaction is open; other requests are answered meanwhile, and their reads see the
+  // plan before it or after it, never half of it.
+  it('a request started while its transaction is open is answered before it commits; a read then sees none or all of it', async () => {
+    // 600 chained tasks; then the change set under test: every one of them longer (all
+    // move), and 400 new ones — over 1,000 rows saved and 1,600 events in one transaction.
+    const project = await client.createProject({ name: 'Big', key: 'BIG' });
+    const ids = Array.from({ length: 600 }, () => uuid());
+    expectStatus(
+      await client.changeSet(project.id, {
+        createTasks: ids.map((id, i) => ({ id, name: `task ${i + 1}`, durationMin: 60 })),
+        createDependencies: ids.slice(1, 401).map((id, i) => ({ predecessorId: ids[i], successorId: id })),
+      }),
+      200,
+    );
+    const body = {
+      updateTasks: ids.map((id) => ({ id, durationMin: 120 })),
+      createTasks: Array.from({ length: 400 }, (_, i) => ({ name: `new ${i + 1}`, durationMin: 60 })),
+    };
+    // Notes when a plan write's transaction is open: after its BEGIN, until its work is done (before COMMIT).
+    const store = server.store;
+    const transaction = store.transaction.bind(store);
+    let open = false;
+    store.transaction = (work) =>
+      transaction(async (tx) => {
+        open = true;
+        try {
+          return await work(tx);
+        } finally {
+          open = false;
+        }
+      });
+    try {
+      let written = false;
+      const write = client.changeSet(project.id, body).finally(() => (written = true));
+      // Waits, turn by turn of the event loop, for a turn taken while the transaction is open.
+      const openTurn = await new Promise<boolean>((resolve) => {
+        const poll = () => (open ? resolve(true) : written ? resolve(false) : setImmediate(poll));
+        poll();
+      });
+      expect(openTurn, 'the event loop turned while the change set was being written').toBe(true);
+      const other = server.request('GET', '/api/openapi.json').then((response) => ({ status: response.status, writeOpen: open, writeDone: written }));
+      const read = client.fullProject(project.id);
+      expect(await other).toEqual({ status: 200, writeOpen: true, writeDone: false });
+      expectStatus(await write, 200);
+      const seen = await read;
+      expectStatus(seen, 200);
+      // Before the change set or after it: never some tasks longer, or some of the new ones.
+      const saved = new Set<string>(ids);
+      const durations = new Set(seen.body.tasks.filter((t) => saved.has(t.id)).map((t) => t.durationMin));
+      expect([[600, '60'], [1000, '120']]).toContainEqual([seen.body.tasks.length, [...durations].join()]);
+    } finally {
+      store.transaction = transaction;
+    }
+    const after = await client.fullProject(project.id);
+    expect([after.body.tasks.length, after.body.dependencies.length]).toEqual([1000, 400]);
+    expect(await scheduleDrift(server, project.id)).toEqual([]);
+  });
 });
+

@@ -1,6 +1,7 @@
 import type { Conflict, WriteResult } from '@gantry/contract';
 import { SCHEDULE_HORIZON, type ScheduleResult } from '@gantry/engine';
 import type { AssignmentRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
+import { yieldIfBusy } from '../../time-slice.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { AppError, invalid, notFound } from '../errors.js';
 import { appendEvents, type DomainEvent } from '../outbox.js';
@@ -121,11 +122,16 @@ export async function writePlanInTransaction(
   const projectId = project.id;
   const plan = ctx.planCache?.get(project) ?? (await loadPlan(tx, project));
   await prepare?.(tx, plan);
+  // A big write gives the event loop a turn between its steps (the recalculation is one),
+  // and its statements do on SQLite (store/dialects/sqlite.ts): no other request waits
+  // for all of it at once. Small writes rarely reach a turn.
+  await yieldIfBusy();
 
   const clientIds = changes.createTasks.map((item) => item.id).filter((id): id is string => id !== undefined && !plan.tasks.has(id));
   const editor = new PlanEditor(plan, now, new Set(await tx.tasks.existingIds(clientIds)));
   editor.apply(changes);
   if (editor.problems.length > 0) throw invalid(editor.problems);
+  await yieldIfBusy();
 
   let result: ScheduleResult = recalculate(plan, { full: changes.fullReschedule });
   if (editor.hasPendingProgress && result.cycles.length === 0) {
@@ -146,6 +152,8 @@ export async function writePlanInTransaction(
     });
   }
 
+  await yieldIfBusy();
+
   // Only rows the write copied can differ from the committed ones; saved (and announced) in task-number order.
   const saved = [...plan.tasks.touched()]
     .filter((row) => {
@@ -161,7 +169,9 @@ export async function writePlanInTransaction(
     events.push({ workspaceId: project.workspace_id, projectId, type: 'baseline.saved', data: { baseline, automatic: true } });
   }
   await persist(tx, plan, editor.applied, saved);
+  await yieldIfBusy();
   events.push(...planEvents(ctx, plan, editor.applied, saved));
+  await yieldIfBusy();
 
   const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date);
   const projectFinishAt = result.projectFinishAt ?? projectStartAt;
@@ -187,6 +197,7 @@ export async function writePlanInTransaction(
     });
   }
   await appendEvents(tx, actor, now, events);
+  await yieldIfBusy();
 
   const created = new Set(editor.applied.createdTaskIds);
   const savedIds = new Set(saved.map((row) => row.id));

@@ -8,9 +8,11 @@ import {
   SqliteDriver,
   type DatabaseConnection,
   type Driver,
+  type QueryResult,
   type SqliteDatabase as KyselySqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
+import { yieldIfBusy } from '../../time-slice.js';
 import type { Database } from '../schema.js';
 
 /**
@@ -38,6 +40,30 @@ function withStatementCache(database: SqliteDatabase.Database, capacity = 512): 
 }
 
 /**
+ * The one connection as a transaction sees it: after each statement of a transaction it
+ * lets the event loop turn once the transaction has held it for a slice (`yieldIfBusy`),
+ * so that a big write (thousands of rows) never blocks other requests for its whole
+ * length. That is safe because the driver lends its single connection to one holder at a
+ * time (Kysely's mutex, held from `begin` to `commit`): other requests run meanwhile, but
+ * their statements wait for the commit, and none sees the transaction's uncommitted rows.
+ */
+class SlicedConnection implements DatabaseConnection {
+  inTransaction = false;
+
+  constructor(private readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.inner.executeQuery<R>(query);
+    if (this.inTransaction) await yieldIfBusy();
+    return result;
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+/**
  * Transactions take SQLite's write lock when they begin (`BEGIN IMMEDIATE`). A deferred
  * transaction that reads first fails at once with SQLITE_BUSY when another process (the
  * CLI, `gantry worker`) commits before its first write — its read snapshot is stale, and
@@ -45,8 +71,28 @@ function withStatementCache(database: SqliteDatabase.Database, capacity = 512): 
  * Our transactions all write, and reads outside them never wait (WAL).
  */
 class ImmediateTransactionDriver extends SqliteDriver {
+  private readonly sliced = new WeakMap<DatabaseConnection, SlicedConnection>();
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    let sliced = this.sliced.get(connection);
+    if (!sliced) this.sliced.set(connection, (sliced = new SlicedConnection(connection)));
+    return sliced;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    (connection as SlicedConnection).inTransaction = true;
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as SlicedConnection).inTransaction = false;
+    await super.commitTransaction(connection);
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    (connection as SlicedConnection).inTransaction = false;
+    await super.rollbackTransaction(connection);
   }
 }
 
@@ -74,8 +120,21 @@ export function openSqlite(dataDir: string): { db: Kysely<Database>; dataVersion
   // The CLI and a running server share the file: wait for the other writer instead of failing.
   database.pragma('busy_timeout = 5000');
   const version = database.prepare('pragma data_version').pluck();
+  // Read once per turn of the event loop (it costs several µs, and every request asks for
+  // it twice): another process's commit is seen from the next turn on; this process's own
+  // writes are counted apart (kysely-store.ts › WriteCounter) and seen at once.
+  let current: number | undefined;
+  const forget = () => {
+    current = undefined;
+  };
   return {
     db: new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(database) }) }),
-    dataVersion: () => version.get() as number,
+    dataVersion: () => {
+      if (current === undefined) {
+        current = version.get() as number;
+        setImmediate(forget);
+      }
+      return current;
+    },
   };
 }

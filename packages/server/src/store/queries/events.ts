@@ -4,10 +4,16 @@ import type { Executor } from './executor.js';
 
 export type EventRow = Selectable<EventsTable>;
 
+/** Rows per INSERT statement: well under both dialects' bound-parameter limits. */
+const insertChunk = 200;
+
 export function eventQueries(db: Executor) {
   return {
+    /** A few hundred rows per statement: a big write's events are thousands of rows. */
     async insert(rows: Insertable<EventsTable>[]): Promise<void> {
-      if (rows.length > 0) await db.insertInto('events').values(rows).execute();
+      for (let start = 0; start < rows.length; start += insertChunk) {
+        await db.insertInto('events').values(rows.slice(start, start + insertChunk)).execute();
+      }
     },
     /** The newest event's `created_at` (index-only), or null for an empty outbox. */
     async latestCreatedAt(): Promise<string | null> {
