@@ -11,9 +11,12 @@ export function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A page of a fresh browser context (its own cookies), as a desktop user sees the web app. */
-export async function newPage(browser: Browser): Promise<Page> {
-  return (await browser.newContext({ viewport: { width: 1400, height: 800 }, locale: 'en-US' })).newPage();
+/**
+ * A page of a fresh browser context (its own cookies), as a desktop user sees the web app.
+ * `bypassCSP` lets a test inject a checker (axe-core) past the app's Content-Security-Policy.
+ */
+export async function newPage(browser: Browser, options: { bypassCSP?: boolean } = {}): Promise<Page> {
+  return (await browser.newContext({ viewport: { width: 1400, height: 800 }, locale: 'en-US', ...options })).newPage();
 }
 
 /** Where a test's screenshots go, kept as test artifacts (ignored by git): test-artifacts/web/<group>-<name>.png. */
