@@ -16,8 +16,9 @@ interface AxeViolation {
 /** Every WCAG 2.1 A and AA rule axe-core checks, as "rule: where" lines (empty when the page passes). */
 async function violations(page: Page): Promise<string[]> {
   await page.addScriptTag({ path: axeSource });
+  // Runs in the page: its globals are the browser's (axe, document), not Node's.
   const found = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: AxeViolation[] }> } }).axe;
+    const { axe, document } = globalThis as unknown as { axe: { run(context: unknown, options: object): Promise<{ violations: AxeViolation[] }> }; document: unknown };
     return (await axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })).violations;
   });
   return found.map((violation) => `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes.map((node) => node.target.join(' ')).slice(0, 3).join(', ')}`);
