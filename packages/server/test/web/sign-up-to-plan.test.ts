@@ -135,6 +135,15 @@ describe('the web app, from sign-up to a first plan', () => {
     await expect.poll(async () => (await server.request<{ task: { assignees: { name: string }[] } }>('GET', `/api/projects/${projectId}/tasks/${build!.id}`, { key })).body.task.assignees.map((a) => a.name)).toEqual(['Grace Hopper']);
     await drawer.getByRole('button', { name: 'Close the task' }).click();
 
+    // A link's type is changed in the drawer (start-to-start: Build starts with Design), then undone.
+    await page.getByRole('row').filter({ hasText: 'Build' }).dblclick();
+    await drawer.getByLabel(`Link type with ${design!.key}`).selectOption('SS');
+    await expect.poll(async () => (await plan()).dependencies.map((link) => (link as { type?: string }).type)).toEqual(['SS']);
+    expect((await plan()).tasks.find((task) => task.id === build!.id)?.startAt).toBe(design!.startAt);
+    await page.getByRole('button', { name: 'Undo link change' }).click();
+    await expect.poll(async () => (await plan()).dependencies.map((link) => (link as { type?: string }).type)).toEqual(['FS']);
+    await drawer.getByRole('button', { name: 'Close the task' }).click();
+
     // The API cannot delete, whatever it sends.
     const refused = await server.request('DELETE', `/api/projects/${projectId}/tasks/${design!.id}?confirm=${design!.key}`, { key });
     expect(refused.status).toBe(403);
@@ -174,7 +183,8 @@ describe('the web app, from sign-up to a first plan', () => {
     const named = <Type extends DeliveredEventType>(type: Type) => receiver.of(type).filter((event) => event.projectId === projectId);
     expect(named('project.created')).toHaveLength(1);
     expect(named('task.created').map((event) => event.data.task.name)).toEqual(['Design', 'Build']);
-    expect(named('dependency.created')).toHaveLength(1);
+    // A link whose type changes is announced again as created (the catalog has no dependency.updated).
+    expect(named('dependency.created').map((event) => event.data.dependency.type)).toEqual(['FS', 'SS', 'FS']);
     expect(named('task.updated').some((event) => event.data.changes.constraintKind?.to === 'start_no_earlier_than')).toBe(true);
     expect(named('task.updated').some((event) => event.data.changes.name?.to === 'Build and test')).toBe(true);
     expect(named('task.updated').some((event) => event.data.changes.assignees !== undefined)).toBe(true);

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
-import { formatDate, formatDateTime, formatDays } from '../format';
+import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
 import type { Comment, Dependency, Member, PlanTask, TaskPatch } from '../types';
 import { constraintLabels, draftOf, patchOf, taskFields, type TaskField } from './task-fields';
 import { workingDaysBetween } from './time-scale';
@@ -27,6 +27,8 @@ export interface TaskDrawerProps {
   onSave(patch: TaskPatch): Promise<void>;
   onAssign(userIds: string[]): Promise<void>;
   onUnlink(dependency: Dependency): Promise<void>;
+  /** A link's type or lag changed (the API updates the link between the same two tasks). */
+  onRelink(dependency: Dependency, change: Pick<Dependency, 'type' | 'lagMin'>): Promise<void>;
   onDelete(): void;
   onClose(): void;
 }
@@ -74,17 +76,50 @@ export function TaskDrawer(props: TaskDrawerProps) {
 
   const predecessors = props.dependencies.filter((dependency) => dependency.successorId === task.id);
   const successors = props.dependencies.filter((dependency) => dependency.predecessorId === task.id);
-  const linkRow = (dependency: Dependency, otherId: string) => (
-    <li key={dependency.id}>
-      {props.tasksById.get(otherId)?.key} {props.tasksById.get(otherId)?.name} · {linkLabels[dependency.type]}
-      {dependency.lagMin !== 0 && ` · ${dependency.lagMin > 0 ? 'lag' : 'lead'} ${formatDays(Math.abs(dependency.lagMin))}`}
-      {props.editable && (
-        <button type="button" className="link" onClick={() => void props.onUnlink(dependency).catch((caught: unknown) => setError(describeError(caught)))}>
-          Remove link
-        </button>
-      )}
-    </li>
-  );
+  const linkRow = (dependency: Dependency, otherId: string) => {
+    const other = props.tasksById.get(otherId);
+    const fail = (caught: unknown) => setError(describeError(caught));
+    return (
+      <li key={dependency.id} className="link-row">
+        <span>
+          {other?.key} {other?.name}
+        </span>
+        {props.editable ? (
+          <>
+            <select aria-label={`Link type with ${other?.key}`} value={dependency.type} onChange={(event) => void props.onRelink(dependency, { type: event.target.value as Dependency['type'], lagMin: dependency.lagMin }).catch(fail)}>
+              {Object.entries(linkLabels).map(([type, label]) => (
+                <option key={type} value={type}>
+                  {label}
+                </option>
+              ))}
+            </select>
+            <input
+              aria-label={`Lag with ${other?.key} in working days (negative: lead)`}
+              className="lag"
+              type="number"
+              step="any"
+              defaultValue={dependency.lagMin / minutesPerDay}
+              key={`${dependency.id}:${dependency.lagMin}`}
+              onBlur={(event) => {
+                const lagMin = Math.round(Number(event.currentTarget.value) * minutesPerDay);
+                if (lagMin !== dependency.lagMin) void props.onRelink(dependency, { type: dependency.type, lagMin }).catch(fail);
+              }}
+              onKeyDown={(event) => event.key === 'Enter' && event.currentTarget.blur()}
+            />
+            <button type="button" className="link" onClick={() => void props.onUnlink(dependency).catch(fail)}>
+              Remove link
+            </button>
+          </>
+        ) : (
+          <span>
+            {' '}
+            · {linkLabels[dependency.type]}
+            {dependency.lagMin !== 0 && ` · ${dependency.lagMin > 0 ? 'lag' : 'lead'} ${formatDays(Math.abs(dependency.lagMin))}`}
+          </span>
+        )}
+      </li>
+    );
+  };
 
   return (
     <aside className="drawer" aria-label={`Task ${task.key}`}>

@@ -119,6 +119,14 @@ export function ProjectPage() {
     });
   };
 
+  const relink = async (dependency: Dependency, change: Pick<Dependency, 'type' | 'lagMin'>) => {
+    const { predecessorId, successorId, type, lagMin } = dependency;
+    await write(() => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, ...change }), {
+      label: 'link change',
+      undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, type, lagMin }),
+    });
+  };
+
   const addTask = async (event: FormEvent) => {
     event.preventDefault();
     const parentId = asSubtask && selectedId ? selectedId : undefined;
@@ -256,6 +264,7 @@ export function ProjectPage() {
               await load();
             }}
             onUnlink={unlink}
+            onRelink={relink}
             onDelete={() => setDeleting(opened)}
             onClose={() => void navigate(`/projects/${projectId}`)}
           />
