@@ -180,7 +180,12 @@ describe('the web app, from sign-up to a first plan', () => {
     expect((await server.request('GET', `/api/projects/${projectId}`, { key })).status).toBe(404);
 
     await server.deliverAll();
-    const named = <Type extends DeliveredEventType>(type: Type) => receiver.of(type).filter((event) => event.projectId === projectId);
+    // Delivery is unordered: the events' own createdAt tells the order things happened in.
+    const named = <Type extends DeliveredEventType>(type: Type) =>
+      receiver
+        .of(type)
+        .filter((event) => event.projectId === projectId)
+        .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
     expect(named('project.created')).toHaveLength(1);
     expect(named('task.created').map((event) => event.data.task.name)).toEqual(['Design', 'Build']);
     // A link whose type changes is announced again as created (the catalog has no dependency.updated).
