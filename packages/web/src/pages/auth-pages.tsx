@@ -5,6 +5,11 @@ import { api, ApiError, describeError } from '../api';
 import { Alert, Card, Field } from '../components';
 import { useSession, type SessionAnswer } from '../session';
 
+/** Where to go after signing in: a path of this app only (never another site, nor `//host`). */
+export function localPath(next: string | null): string {
+  return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}
+
 /** Runs a form's call, keeping what it refused for the fields to show. */
 function useSubmit<T>(call: () => Promise<T>, done: (answer: T) => void) {
   const [error, setError] = useState<unknown>(null);
@@ -36,7 +41,7 @@ export function SignInPage() {
     () => api<SessionAnswer>('POST', '/api/auth/session', { email, password }),
     (answer) => {
       started(answer);
-      void navigate(params.get('next') ?? '/');
+      void navigate(localPath(params.get('next')));
     },
   );
   return (
