@@ -427,16 +427,22 @@ export class PlanEditor {
   /** Duration/work/units per the task type (Microsoft Project's Work = Duration × Units). */
   private applyEffort(row: TaskRow, edit: TaskEdit): void {
     const assignments = this.assignmentsOf(row.id);
-    const next = applyTaskEdit(
-      {
-        taskType: row.task_type,
-        effortDriven: row.effort_driven === 1,
-        durationMin: row.duration_min,
-        workMin: row.work_min,
-        assignments: assignments.map((a) => ({ resourceId: a.resource_id, unitsPct: a.units_pct })),
-      },
-      edit,
-    );
+    // A summary's duration and work roll up from its subtasks: people assigned to it change
+    // neither, whatever its own task type says (else its stored duration would differ from
+    // the rollup until the next full recalculation).
+    const rolledUp = edit.kind === 'assignments' && row.type === 'summary' && this.subtaskIds(row.id).size > 0;
+    const next = rolledUp
+      ? { durationMin: row.duration_min, workMin: row.work_min, assignments: edit.assignments }
+      : applyTaskEdit(
+          {
+            taskType: row.task_type,
+            effortDriven: row.effort_driven === 1,
+            durationMin: row.duration_min,
+            workMin: row.work_min,
+            assignments: assignments.map((a) => ({ resourceId: a.resource_id, unitsPct: a.units_pct })),
+          },
+          edit,
+        );
     row.duration_min = next.durationMin;
     row.work_min = next.workMin;
     if (edit.kind === 'work' && assignments.length === 0) row.work_min = edit.workMin;

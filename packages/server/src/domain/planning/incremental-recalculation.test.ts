@@ -295,6 +295,14 @@ describe('property: incremental recalculation in the write path', () => {
 });
 
 describe('incremental recalculation in the write path', () => {
+  it('a summary whose own task type is fixed work keeps its rolled-up duration when people are assigned to it', () => {
+    const session = emptySession();
+    const log: string[] = [];
+    runWrite(session, [{ kind: 'create', fields: { taskType: 'fixed_work', workMin: 1 }, parent: null }, { kind: 'create', fields: {}, parent: 0 }], log);
+    runWrite(session, [{ kind: 'assign', task: 0, resources: [0] }], log);
+    runWrite(session, [{ kind: 'relink', index: 0 }], log);
+  });
+
   it('recomputes only what a write affects', () => {
     const session = emptySession();
     const log: string[] = [];
