@@ -9,7 +9,7 @@
 let lastTurnAt = 0;
 
 /** The budget between turns, in milliseconds: a big write gives the loop a turn about this often. */
-export const sliceBudgetMs = 10;
+const sliceBudgetMs = 10;
 
 export function yieldIfBusy(budgetMs = sliceBudgetMs): Promise<void> | undefined {
   const now = performance.now();

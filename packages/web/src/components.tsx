@@ -34,3 +34,21 @@ export function Card({ title, children }: { title: string; children: ReactNode }
     </main>
   );
 }
+
+/** The head row of a list table: its columns, then an unnamed column of row actions (named for screen readers). */
+export function TableHead({ columns }: { columns: readonly string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((column) => (
+          <th key={column} scope="col">
+            {column}
+          </th>
+        ))}
+        <th scope="col">
+          <span className="visually-hidden">Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}

@@ -88,10 +88,7 @@ export async function signUp(ctx: DomainContext, input: SignUpInput, client: Cli
     return;
   }
   try {
-    await ctx.store.unitOfWork(async (store) => {
-      const user = await createUser({ ...ctx, store }, { email, password: input.password, name: input.name ?? null, locale: input.locale });
-      await store.transaction((tx) => mailLink(ctx, tx, user, 'verify_email', 'verify_email'));
-    });
+    await createUser(ctx, { email, password: input.password, name: input.name ?? null, locale: input.locale }, { inTransaction: (tx, user) => mailLink(ctx, tx, user, 'verify_email', 'verify_email') });
   } catch (error) {
     // Signed up meanwhile by a concurrent request: that one mails the link.
     if (!(error instanceof AppError && error.code === 'conflict')) throw error;

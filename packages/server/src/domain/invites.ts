@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { Invite, InviteCreate, Member, Project } from '@gantry/contract';
 import type { InviteRow } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
@@ -7,14 +7,10 @@ import { grantProjectRole, presentMember, projectMembers } from './members.js';
 import { appendEvents } from './outbox.js';
 import { requireProject } from './permissions.js';
 import { presentProject } from './planning/presenters.js';
+import { secretDigest } from './secrets.js';
 import { normalizeEmail } from './users.js';
 
 const dayMs = 24 * 60 * 60 * 1000;
-
-/** What the store keeps of an invite's token: its SHA-256, so the store never holds a usable link. */
-function tokenDigest(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
-}
 
 function presentInvite(row: InviteRow): Invite {
   return { id: row.id, role: row.role, email: row.email, expiresAt: row.expires_at, createdAt: row.created_at, createdBy: row.created_by };
@@ -31,7 +27,7 @@ export async function createInvite(ctx: DomainContext, actor: Actor, projectId: 
   const row: InviteRow = {
     id: randomUUID(),
     project_id: project.id,
-    token_hash: tokenDigest(token),
+    token_hash: secretDigest(token),
     role: input.role,
     email: input.email ? normalizeEmail(input.email) : null,
     expires_at: new Date(now.getTime() + input.expiresInDays * dayMs).toISOString(),
@@ -73,7 +69,7 @@ export async function revokeInvite(ctx: DomainContext, actor: Actor, projectId: 
 export async function acceptInvite(ctx: DomainContext, actor: Actor, token: string): Promise<{ project: Project; member: Member }> {
   const now = nowIso(ctx);
   const project = await ctx.store.transaction(async (tx) => {
-    const invite = await tx.projects.findInviteByTokenHash(tokenDigest(token));
+    const invite = await tx.projects.findInviteByTokenHash(secretDigest(token));
     const project = invite ? await tx.projects.findById(invite.project_id) : undefined;
     if (!invite || !project || invite.revoked_at !== null || invite.accepted_at !== null || invite.expires_at <= now) {
       throw notFound('invite (the link is unknown, expired, revoked or already used)');

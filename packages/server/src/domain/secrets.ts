@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 
 /**
  * How bearer secrets (API keys, OAuth codes and tokens, session ids) are stored: their
@@ -7,4 +7,11 @@ import { createHash } from 'node:crypto';
  */
 export function secretDigest(secret: string): string {
   return createHash('sha256').update(secret).digest('hex');
+}
+
+/** Compares two secrets (or digests) in constant time, so the comparison tells nothing of where they differ. */
+export function sameSecret(a: string, b: string): boolean {
+  const left = Buffer.from(a);
+  const right = Buffer.from(b);
+  return left.length === right.length && timingSafeEqual(left, right);
 }

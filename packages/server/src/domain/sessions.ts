@@ -1,15 +1,15 @@
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { User } from '@gantry/contract';
 import type { Queries } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import { AppError } from './errors.js';
-import { secretDigest } from './secrets.js';
+import { sameSecret, secretDigest } from './secrets.js';
 import { displayName, presentUser } from './users.js';
 
 /** The web session's cookie: the web app, the REST API and the OAuth sign-in page share it. */
-export const SESSION_COOKIE = 'gantry_session';
+const SESSION_COOKIE = 'gantry_session';
 /** A session lasts 30 days from sign-in. */
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 /** How stale `last_seen_at` may get before a request refreshes it (one write an hour, not one per request). */
 const touchEveryMs = 60 * 60 * 1000;
 
@@ -85,11 +85,6 @@ export function sessionCookie(baseUrl: string, token: string | null): string {
   return `${SESSION_COOKIE}=${token ?? ''}; ${lifetime}; Path=/; HttpOnly; SameSite=Lax${secure}`;
 }
 
-function same(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 /**
  * 403 `csrf` for an unsafe request (anything but GET and HEAD) of a web session that does
@@ -102,7 +97,7 @@ export function checkCsrf(ctx: Pick<DomainContext, 'baseUrl'>, session: WebSessi
   if (request.origin !== undefined && request.origin !== origin) {
     throw new AppError('forbidden', `requests signed in by the session cookie must come from ${origin}`, { reason: 'csrf' });
   }
-  if (request.csrfToken === undefined || !same(request.csrfToken, session.csrfToken)) {
+  if (request.csrfToken === undefined || !sameSecret(request.csrfToken, session.csrfToken)) {
     throw new AppError('forbidden', "send the session's CSRF token (csrfToken of GET /api/auth/session) as X-CSRF-Token", { reason: 'csrf' });
   }
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { limits, type User } from '@gantry/contract';
-import type { UserRow } from '../store/store.js';
+import type { Queries, UserRow } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import { conflict, invalid, notFound } from './errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
@@ -36,8 +36,12 @@ export function displayName(row: Pick<UserRow, 'name' | 'email'>): string {
   return row.name ?? row.email;
 }
 
-/** Creates the user and the user's personal workspace (owned by the user) in one transaction. */
-export async function createUser(ctx: DomainContext, input: CreateUserInput): Promise<User> {
+/**
+ * Creates the user and the user's personal workspace (owned by the user) in one
+ * transaction; `inTransaction` adds to it (a sign-up's verification mail). The password is
+ * hashed before the transaction begins, so the slow hash never holds the store.
+ */
+export async function createUser(ctx: DomainContext, input: CreateUserInput, options: { inTransaction?: (tx: Queries, row: UserRow) => Promise<void> } = {}): Promise<User> {
   const email = normalizeEmail(input.email);
   const fields = [];
   if (!emailPattern.test(email)) fields.push({ path: 'email', message: 'must be an e-mail address' });
@@ -65,6 +69,7 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput): Pr
     const workspaceId = randomUUID();
     await tx.workspaces.insert({ id: workspaceId, name: 'Personal', is_personal: 1, created_by: row.id, created_at: now, updated_at: now });
     await tx.workspaces.putMember({ workspace_id: workspaceId, user_id: row.id, role: 'owner', created_at: now });
+    await options.inTransaction?.(tx, row);
   });
   return presentUser(row);
 }

@@ -1,7 +1,8 @@
-import { generateKeyPairSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import Provider, { errors, interactionPolicy, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../clock.js';
 import type { DomainContext } from '../domain/context.js';
+import { sameSecret } from '../domain/secrets.js';
 import { authenticateWebSession, sessionTokenOf } from '../domain/sessions.js';
 import type { Store } from '../store/store.js';
 import { clientSecretDigest, storeAdapter } from './adapter.js';
@@ -36,11 +37,6 @@ function generateSigningKey(): string {
   return JSON.stringify({ ...jwk, kid: randomUUID(), alg: 'ES256', use: 'sig' });
 }
 
-function sameDigest(a: string, b: string): boolean {
-  const left = Buffer.from(a);
-  const right = Buffer.from(b);
-  return left.length === right.length && timingSafeEqual(left, right);
-}
 
 export interface OAuthProviderOptions {
   store: Store;
@@ -156,7 +152,7 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
   provider.proxy = new URL(baseUrl).protocol === 'https:';
   // Client secrets are stored as digests (adapter.ts); compare the presented one the same way.
   provider.Client.prototype.compareClientSecret = function compareClientSecret(this: { clientSecret?: string }, actual: string) {
-    return Promise.resolve(this.clientSecret !== undefined && sameDigest(this.clientSecret, clientSecretDigest(actual)));
+    return Promise.resolve(this.clientSecret !== undefined && sameSecret(this.clientSecret, clientSecretDigest(actual)));
   };
   return provider;
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type Provider from 'oidc-provider';
 import { errors, type Interaction } from 'oidc-provider';
-import { checkSignIn } from '../domain/accounts.js';
+import { signIn, type SignedIn } from '../domain/accounts.js';
 import type { DomainContext } from '../domain/context.js';
 import { AppError } from '../domain/errors.js';
 import { protectedResources } from '../domain/oauth-grants.js';
-import { authenticateWebSession, sessionCookie, sessionTokenOf, startSession } from '../domain/sessions.js';
+import { authenticateWebSession, sessionCookie, sessionTokenOf } from '../domain/sessions.js';
 import { displayName } from '../domain/users.js';
 import { consentPage, problemPage, signInPage } from './pages.js';
 import { createOAuthProvider, oauthPaths, oauthScopes } from './provider.js';
@@ -119,7 +119,7 @@ function refusal(error: AppError): { status: number; message: string } {
 
 /**
  * The sign-in and consent steps oidc-provider hands over to us (`interactions.url`). Signing
- * in is the web app's sign-in (`checkSignIn`, with its limits) and starts a web session; a
+ * in is the web app's sign-in (`signIn`, with its limits) and starts a web session; a
  * browser that has one skips the sign-in page.
  */
 async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, provider: Provider): Promise<void> {
@@ -198,20 +198,18 @@ async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, pro
     const { email = '', password = '' } = request.body ?? {};
     const page = async (status: number, error: string) =>
       sendPage(reply, status, signInPage({ action: `${oauthPaths.interaction}/${encodeURIComponent(interaction.uid)}/login`, clientName: (await clientName(interaction.params.client_id)).name, email, error }));
-    const userAgent = request.headers['user-agent'] ?? null;
-    let userId: string;
+    let signedIn: SignedIn;
     try {
-      userId = (await checkSignIn(ctx, email, password, { address: request.ip, userAgent })).id;
+      // Signed in to the web app as well: the browser keeps the session the redirect sets.
+      signedIn = await signIn(ctx, email, password, { address: request.ip, userAgent: request.headers['user-agent'] ?? null });
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       const { status, message } = refusal(error);
       if (error.code === 'rate_limited') reply.header('retry-after', error.details?.retryAfterSec);
       return page(status, message);
     }
-    // Signed in to the web app as well: the browser keeps the session the redirect sets.
-    const { token } = await startSession(ctx, userId, { userAgent });
-    reply.raw.setHeader('set-cookie', sessionCookie(ctx.baseUrl, token));
-    await finish(reply, request, { login: { accountId: userId } }, false);
+    reply.raw.setHeader('set-cookie', sessionCookie(ctx.baseUrl, signedIn.token));
+    await finish(reply, request, { login: { accountId: signedIn.user.id } }, false);
   });
 
   scope.post<{ Params: { uid: string } }>(`${base}/confirm`, async (request, reply) => {

@@ -8,7 +8,7 @@ import type { BaselineRow, baselineQueries, BaselineTaskRow } from './queries/ba
 import type { OAuthArtifactRow, oauthQueries } from './queries/oauth.js';
 import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
-import type { AccountTokenRow, sessionQueries, WebSessionRow } from './queries/sessions.js';
+import type { sessionQueries } from './queries/sessions.js';
 import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
 import type { AttemptRow, DeliveryRow, OutboxEventRow, webhookQueries, WebhookRow } from './queries/webhooks.js';
 import type { Dialect } from './queries/executor.js';
@@ -65,7 +65,6 @@ export interface Store {
 }
 
 export type {
-  AccountTokenRow,
   ApiKeyRow,
   AttemptRow,
   DeliveryRow,
@@ -88,7 +87,6 @@ export type {
   TaskPageOptions,
   TaskRow,
   UserRow,
-  WebSessionRow,
   WorkspaceRow,
 };
 export type { Database, Flag } from './schema.js';

@@ -4,7 +4,7 @@ import { formatDate, formatDay, formatDays, minutesPerDay } from '../format';
 import type { Dependency, PlanTask, TaskPatch } from '../types';
 import type { Row } from './outline';
 import { dragEdit, type SchedulePreview, type Span } from './preview';
-import { dayInMs, ticks, type TimeScale } from './time-scale';
+import { pixelsPerDay, ticks, type TimeScale } from './time-scale';
 
 export const rowHeight = 32;
 const headerHeight = 40;
@@ -38,7 +38,7 @@ type Drag =
 
 /** Pixels to whole days at the scale (drags snap to days). */
 function snappedDays(scale: TimeScale, dx: number): number {
-  return Math.round((scale.at(dx) - scale.at(0)) / dayInMs);
+  return Math.round(dx / pixelsPerDay[scale.zoom]);
 }
 
 function arrowPath(dependency: Dependency, from: { x0: number; x1: number; y: number }, to: { x0: number; x1: number; y: number }): string {
@@ -71,6 +71,20 @@ export function GanttChart(props: GanttProps) {
   const items = virtualizer.getVirtualItems();
 
   const rowIndex = useMemo(() => new Map(rows.map((row, index) => [row.task.id, index])), [rows]);
+
+  // The selected task (else the plan's first) is brought into view when it changes and when
+  // the zoom changes: its start a little right of the grid, unless its bar is already on screen.
+  const focusTaskId = props.selectedId ?? rows[0]?.task.id;
+  useEffect(() => {
+    const element = scroller.current;
+    const task = focusTaskId === undefined ? undefined : rows[rowIndex.get(focusTaskId) ?? -1]?.task;
+    if (!element || !task?.startAt) return;
+    const x0 = scale.x(task.startAt);
+    const x1 = task.finishAt ? scale.x(task.finishAt) : x0;
+    const visibleWidth = element.clientWidth - gridWidth;
+    if (x0 < element.scrollLeft || x1 > element.scrollLeft + visibleWidth) element.scrollLeft = Math.max(0, x0 - 3 * pixelsPerDay[scale.zoom]);
+    // Only a new selection or zoom moves the view; the plan changing under a drag must not.
+  }, [focusTaskId, scale.zoom]);
   const linksByTask = useMemo(() => {
     const byTask = new Map<string, Dependency[]>();
     for (const dependency of props.dependencies) {
@@ -93,7 +107,7 @@ export function GanttChart(props: GanttProps) {
     const { x0, x1 } = span(task);
     // With the engine's preview the dragged bar is where the schedule puts it; without, it follows the pointer.
     if (!drag || drag.kind === 'link' || drag.task.id !== task.id || preview) return { x0, x1 };
-    const dx = snappedDays(scale, drag.dx) * (scale.x(dayInMs + scale.originMs) - scale.x(scale.originMs));
+    const dx = snappedDays(scale, drag.dx) * pixelsPerDay[scale.zoom];
     return drag.kind === 'move' ? { x0: x0 + dx, x1: x1 + dx } : { x0, x1: Math.max(x0 + 2, x1 + dx) };
   };
 
@@ -160,11 +174,12 @@ export function GanttChart(props: GanttProps) {
     if (editing) return;
     const index = props.selectedId ? (rowIndex.get(props.selectedId) ?? -1) : -1;
     const select = (next: number) => {
-      const row = rows[Math.max(0, Math.min(rows.length - 1, next))];
+      const at = Math.max(0, Math.min(rows.length - 1, next));
+      const row = rows[at];
       if (!row) return;
       event.preventDefault();
       props.onSelect(row.task.id);
-      virtualizer.scrollToIndex(rows.indexOf(row));
+      virtualizer.scrollToIndex(at);
     };
     if (event.key === 'ArrowDown') select(index + 1);
     else if (event.key === 'ArrowUp') select(index - 1);

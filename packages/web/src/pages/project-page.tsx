@@ -274,7 +274,7 @@ export function ProjectPage() {
         <ConfirmDeletion
           title={`Delete ${deleting.key} ${deleting.name}?`}
           explanation={
-            rows.some((row) => row.task.parentId === deleting.id) || plan.tasks.some((task) => task.parentId === deleting.id)
+            plan.tasks.some((task) => task.parentId === deleting.id)
               ? 'The task, all its subtasks, their links and comments are deleted. This cannot be undone.'
               : 'The task, its links and comments are deleted. This cannot be undone.'
           }

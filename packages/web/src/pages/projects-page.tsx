@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field } from '../components';
+import { Alert, Field, TableHead } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { formatDate } from '../format';
 import type { Project, ProjectListItem } from '../types';
@@ -66,19 +66,7 @@ export function ProjectsPage() {
         <p className="empty">No projects yet: create the first one above.</p>
       ) : (
         <table className="projects">
-          <thead>
-            <tr>
-              <th scope="col">Key</th>
-              <th scope="col">Name</th>
-              <th scope="col">Workspace</th>
-              <th scope="col">Tasks</th>
-              <th scope="col">Start</th>
-              <th scope="col">Finish</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Key', 'Name', 'Workspace', 'Tasks', 'Start', 'Finish']} />
           <tbody>
             {projects.map((project) => (
               <tr key={project.id} className={project.archivedAt ? 'archived' : undefined}>

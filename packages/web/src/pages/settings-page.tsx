@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field } from '../components';
+import { Alert, Field, TableHead } from '../components';
 import { formatDateTime, localeNames } from '../format';
 import { useSession } from '../session';
 import type { ApiKey, Delivery, OAuthGrant, User, Webhook, Workspace } from '../types';
@@ -129,19 +129,7 @@ function ApiKeysSection() {
       </form>
       {error && error.fields.length === 0 && <Alert>{error.message}</Alert>}
       <table className="list">
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Key</th>
-            <th scope="col">Scope</th>
-            <th scope="col">Created</th>
-            <th scope="col">Last used</th>
-            <th scope="col">Expires</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Key', 'Scope', 'Created', 'Last used', 'Expires']} />
         <tbody>
           {(keys.items ?? []).map((key) => (
             <tr key={key.id} className={key.revokedAt ? 'archived' : undefined}>

@@ -45,17 +45,16 @@ export function sessionQueries(db: Executor) {
      * Marks the token used and returns it, when it is unused, of this purpose and not
      * expired at `at`; else undefined. Only one of two concurrent uses gets it.
      */
-    async useToken(digest: string, purpose: AccountTokensTable['purpose'], at: string): Promise<AccountTokenRow | undefined> {
-      const used = await db
+    useToken(digest: string, purpose: AccountTokensTable['purpose'], at: string): Promise<AccountTokenRow | undefined> {
+      return db
         .updateTable('account_tokens')
         .set({ used_at: at })
         .where('digest', '=', digest)
         .where('purpose', '=', purpose)
         .where('used_at', 'is', null)
         .where('expires_at', '>', at)
+        .returningAll()
         .executeTakeFirst();
-      if (Number(used.numUpdatedRows) === 0) return undefined;
-      return db.selectFrom('account_tokens').selectAll().where('digest', '=', digest).executeTakeFirst();
     },
   };
 }
