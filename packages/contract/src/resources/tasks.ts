@@ -13,7 +13,9 @@ export const ConstraintKind = z.enum([
   'must_start_on',
   'must_finish_on',
 ]);
+export type ConstraintKind = z.infer<typeof ConstraintKind>;
 export const TaskType = z.enum(['fixed_units', 'fixed_duration', 'fixed_work', 'fixed_duration_and_units']);
+export type TaskType = z.infer<typeof TaskType>;
 
 export const Assignee = z.object({
   resourceId: Uuid,
