@@ -38,6 +38,11 @@ export interface BuiltinTemplate<Ref extends string = string> {
 }
 
 /** Declares a template with its task refs inferred, so texts must name exactly those tasks. */
-export function defineTemplate<const Ref extends string>(template: BuiltinTemplate<Ref>): BuiltinTemplate {
-  return template as unknown as BuiltinTemplate;
+export function defineTemplate<const Ref extends string>(template: {
+  slug: string;
+  tasks: readonly BuiltinTemplateTask<Ref>[];
+  links: readonly BuiltinTemplateLink<NoInfer<Ref>>[];
+  texts: Record<Locale, BuiltinTemplateTexts<NoInfer<Ref>>>;
+}): BuiltinTemplate {
+  return template as BuiltinTemplate;
 }
