@@ -11,3 +11,4 @@ export * from './resources/tasks.js';
 export * from './resources/users.js';
 export * from './resources/workspaces.js';
 export * from './resources/webhooks.js';
+export * from './resources/templates.js';

@@ -364,6 +364,20 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+/** A template a person saved from a project, for everyone in its workspace. */
+export interface TemplatesTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string | null;
+  /** The plan: a PlanDocument as JSON. */
+  document: string;
+  task_count: number;
+  duration_days: number;
+  created_by: string | null;
+  created_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   web_sessions: WebSessionsTable;
@@ -390,6 +404,7 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  templates: TemplatesTable;
 }
 
 export type { Generated };

@@ -10,6 +10,7 @@ import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
 import type { sessionQueries } from './queries/sessions.js';
 import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
+import type { TemplateRow, templateQueries, TemplateSummaryRow } from './queries/templates.js';
 import type { AttemptRow, DeliveryRow, OutboxEventRow, webhookQueries, WebhookRow } from './queries/webhooks.js';
 import type { Dialect } from './queries/executor.js';
 import type { eventQueries, EventRow } from './queries/events.js';
@@ -30,6 +31,7 @@ export interface Queries {
   webhooks: ReturnType<typeof webhookQueries>;
   oauth: ReturnType<typeof oauthQueries>;
   sessions: ReturnType<typeof sessionQueries>;
+  templates: ReturnType<typeof templateQueries>;
 }
 
 export interface Store {
@@ -86,6 +88,8 @@ export type {
   ResourceRow,
   TaskPageOptions,
   TaskRow,
+  TemplateRow,
+  TemplateSummaryRow,
   UserRow,
   WorkspaceRow,
 };
