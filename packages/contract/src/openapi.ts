@@ -202,11 +202,14 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
   for (const def of routeList) {
     if (def.body) requestSchemas.set(def.body.name, def.body.schema);
     const noContent = def.response.status === 204;
-    if (!noContent) responseSchemas.set(def.response.name, def.response.schema);
+    const { media } = def.response;
+    if (!noContent && !media) responseSchemas.set(def.response.name, def.response.schema);
 
     const success = noContent
       ? { description: def.summary }
-      : { description: def.summary, content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.response.name}` } } } };
+      : media
+        ? { description: def.summary, content: Object.fromEntries(media.map((type) => [type, { schema: { type: 'string' } }])) }
+        : { description: def.summary, content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.response.name}` } } } };
     const responses: Record<string, JsonObject> = { [def.response.status]: success };
     if (def.response.alsoStatus) responses[def.response.alsoStatus] = success;
     const codes = new Set<ErrorCode>([

@@ -112,7 +112,14 @@ export interface RouteDef<
    * The success response; `alsoStatus` documents a second success status with the same
    * body. A 204 has no body (its schema is `z.void()`, and its name is not published).
    */
-  response: { status: 200 | 201 | 202 | 204; alsoStatus?: 200 | 201; name: string; schema: R };
+  response: {
+    status: 200 | 201 | 202 | 204;
+    alsoStatus?: 200 | 201;
+    name: string;
+    schema: R;
+    /** Set when the body is a file (an export) in one of these media types rather than JSON; its schema is then `z.string()`. */
+    media?: readonly string[];
+  };
   /** Error codes this operation documents beyond the ones every route can answer. */
   errors: ErrorCode[];
 }

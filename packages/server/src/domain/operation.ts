@@ -28,6 +28,15 @@ export class RawJson {
   constructor(readonly bytes: Buffer) {}
 }
 
+/** A result that is a file to download (an export): its bytes, media type and the file name to save it as. */
+export class FileDownload {
+  constructor(
+    readonly bytes: Buffer,
+    readonly mediaType: string,
+    readonly filename: string,
+  ) {}
+}
+
 /**
  * A result that signs the browser in (`token`: the new web session's cookie value) or out
  * (null): the adapter sets or clears the session cookie. Never stored for replay.
@@ -40,7 +49,7 @@ export class WithSession<T> {
 }
 
 type Body<D extends RouteDef> = z.input<D['response']['schema']>;
-export type OperationResult<D extends RouteDef> = Body<D> | WithStatus<Body<D>> | RawJson | WithSession<Body<D>>;
+export type OperationResult<D extends RouteDef> = Body<D> | WithStatus<Body<D>> | RawJson | WithSession<Body<D>> | FileDownload;
 
 /**
  * One operation of the service: its contract (name, scope, schemas) and the domain

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
-import { perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
+import { FileDownload, perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
 import { sessionCookie } from '../domain/sessions.js';
 import { authenticate, authenticatePerson, clientInfo, enforceRateLimit, refuseBearerDeletion, type RateLimiters } from './auth.js';
@@ -45,6 +45,11 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
         if (outcome.session !== undefined) reply.header('set-cookie', sessionCookie(deps.ctx.baseUrl, outcome.session?.token ?? null)).header('cache-control', 'no-store');
         if (outcome.status === 204) return reply.code(204).send();
         if (outcome.body instanceof RawJson) return reply.code(outcome.status).type('application/json; charset=utf-8').send(outcome.body.bytes);
+        if (outcome.body instanceof FileDownload) {
+          const { bytes, mediaType, filename } = outcome.body;
+          // The name is ASCII (a project key and an extension): no RFC 5987 form needed.
+          return reply.code(outcome.status).type(mediaType).header('content-disposition', `attachment; filename="${filename}"`).send(bytes);
+        }
         return reply.code(outcome.status).send(outcome.body);
       },
     });
