@@ -176,6 +176,28 @@ describe('readMspdi reports what it leaves out, once per kind', () => {
     ]);
   });
 
+  it('reads calendar exceptions in both forms, keeps one-off ones and writes them back', () => {
+    const day = (type: number, working: number) => `<WeekDay><DayType>${type}</DayType><DayWorking>${working}</DayWorking></WeekDay>`;
+    const week = [1, 2, 3, 4, 5, 6, 7].map((type) => day(type, type === 1 || type === 7 ? 0 : 1)).join('');
+    const legacy = `<WeekDay><DayType>0</DayType><DayWorking>0</DayWorking><TimePeriod><FromDate>2024-12-25T00:00:00</FromDate><ToDate>2024-12-26T23:59:00</ToDate></TimePeriod></WeekDay>`;
+    const exceptions = `<Exceptions><Exception><TimePeriod><FromDate>2024-05-01T00:00:00</FromDate><ToDate>2024-05-01T23:59:00</ToDate></TimePeriod><Name>May Day</Name><Type>1</Type><DayWorking>1</DayWorking>
+      <WorkingTimes><WorkingTime><FromTime>09:00:00</FromTime><ToTime>13:00:00</ToTime></WorkingTime></WorkingTimes></Exception>
+      <Exception><TimePeriod><FromDate>2024-01-01T00:00:00</FromDate><ToDate>2024-12-31T23:59:00</ToDate></TimePeriod><Name>Every Friday</Name><Type>6</Type><DayWorking>0</DayWorking></Exception></Exceptions>
+      <WorkWeeks><WorkWeek><Name>Summer</Name></WorkWeek></WorkWeeks>`;
+    const calendar = (uid: number, name: string, inner: string) => `<Calendar><UID>${uid}</UID><Name>${name}</Name><IsBaseCalendar>1</IsBaseCalendar><BaseCalendarUID>-1</BaseCalendarUID>${inner}</Calendar>`;
+    const xml = `<Project xmlns="http://schemas.microsoft.com/project"><StartDate>2024-01-01T08:00:00</StartDate><CalendarUID>1</CalendarUID><Calendars>
+      ${calendar(1, 'Old', `<WeekDays>${week}${legacy}</WeekDays>`)}${calendar(2, 'New', `<WeekDays>${week}${legacy}</WeekDays>${exceptions}`)}</Calendars></Project>`;
+    const { document, report } = readMspdi(xml);
+    expect(document.calendars.map((candidate) => candidate.exceptions)).toEqual([
+      [{ name: null, from: '2024-12-25', to: '2024-12-26', intervals: [] }],
+      [{ name: 'May Day', from: '2024-05-01', to: '2024-05-01', intervals: [['09:00', '13:00']] }],
+    ]);
+    expect(document.calendars[0]!.weekly[1]).toEqual([['08:00', '12:00'], ['13:00', '17:00']]);
+    expect(report.dropped.map((item) => item.name)).toEqual(['New']);
+    expect(report.approximated.map((item) => item.name)).toEqual(['New']);
+    expect(readMspdi(writeMspdi(document)).document).toEqual(document);
+  });
+
   it('approximates elapsed durations and lags', () => {
     const xml = `<Project xmlns="http://schemas.microsoft.com/project"><StartDate>2024-01-01T08:00:00</StartDate><Tasks>
       <Task><UID>1</UID><Name>A</Name><OutlineLevel>1</OutlineLevel><Duration>PT48H0M0S</Duration><DurationFormat>8</DurationFormat></Task>
