@@ -29,6 +29,10 @@ export const limits = {
   emailMaxLength: 254,
   urlMaxLength: 2000,
   descriptionMaxLength: 20_000,
+  /** Most tasks an imported plan file (Microsoft Project XML) may hold; its size is bounded by `requestBodyMaxBytes`. */
+  importTasksMax: 20_000,
+  /** Deepest nesting of elements in an imported XML file (Microsoft Project's files need 10). */
+  importXmlDepthMax: 32,
   /** Project keys: 2-5 letters or digits, starting with a letter. */
   projectKeyPattern: /^[A-Za-z][A-Za-z0-9]{1,4}$/,
 } as const;

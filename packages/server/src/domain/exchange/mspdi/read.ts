@@ -1,0 +1,437 @@
+import { limits, type ImportReport, type ImportReportItem, type ImportSubject } from '@gantry/contract';
+import { invalid } from '../../errors.js';
+import type {
+  DocumentAssignment,
+  DocumentBaseline,
+  DocumentCalendar,
+  DocumentDependency,
+  DocumentInterval,
+  DocumentResource,
+  DocumentTask,
+  PlanDocument,
+} from '../plan-document.js';
+import { documentTask } from '../plan-document.js';
+import {
+  CONSTRAINT_KINDS,
+  ELAPSED_FORMATS,
+  LINK_TYPES,
+  MSPDI_NAMESPACE,
+  PERCENT_FORMATS,
+  STANDARD_DAY,
+  TASK_TYPES,
+  UNASSIGNED_RESOURCE_UID,
+} from './codes.js';
+import { child, children, flag, numberOf, parseXml, text, type XmlElement } from './xml.js';
+
+/**
+ * Reads a Microsoft Project XML (MSPDI) file into a plan document, with what it left out
+ * or changed. The file's wall-clock times (MSPDI has no zones) become UTC instants on
+ * calendars in UTC. Throws `invalid` (path `data`) for anything that is not a readable
+ * MSPDI file within the import limits.
+ */
+export function readMspdi(xml: string): { document: PlanDocument; report: ImportReport } {
+  const root = parseXml(xml);
+  const project = child(root, 'Project');
+  if (project === null || project['@_xmlns'] !== MSPDI_NAMESPACE) {
+    throw invalid([{ path: 'data', message: `not a Microsoft Project XML file (a Project element in the namespace ${MSPDI_NAMESPACE})` }]);
+  }
+  const taskElements = children(child(project, 'Tasks'), 'Task');
+  if (taskElements.length > limits.importTasksMax + 1) {
+    throw invalid([{ path: 'data', message: `the file holds more than ${limits.importTasksMax} tasks` }]);
+  }
+  return new MspdiReader(project).read(taskElements);
+}
+
+type Row = { ref: string | null; name: string | null } | null;
+
+/** Findings aggregated by kind: one item per message, with its first row and a count. */
+class Findings {
+  private readonly items = new Map<string, ImportReportItem & { list: keyof ImportReport }>();
+
+  dropped(subject: ImportSubject, row: Row, message: string): void {
+    this.add('dropped', subject, row, message);
+  }
+
+  approximated(subject: ImportSubject, row: Row, message: string): void {
+    this.add('approximated', subject, row, message);
+  }
+
+  report(): ImportReport {
+    const report: ImportReport = { dropped: [], approximated: [] };
+    for (const { list, ...item } of this.items.values()) report[list].push(item);
+    return report;
+  }
+
+  private add(list: keyof ImportReport, subject: ImportSubject, row: Row, message: string): void {
+    const key = `${list}\u0000${subject}\u0000${message}`;
+    const item = this.items.get(key);
+    if (item) item.count++;
+    else this.items.set(key, { list, subject, ref: row?.ref ?? null, name: row?.name ?? null, message, count: 1 });
+  }
+}
+
+const ISO_DURATION = /^(-)?P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
+const WALL_CLOCK = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?/;
+
+/** A wall-clock time of the file as the UTC instant the document uses. */
+function instant(value: string | null): string | null {
+  const match = value === null ? null : WALL_CLOCK.exec(value);
+  return match ? `${match[1]}T${match[2]}${match[3] ?? ':00'}Z` : null;
+}
+
+/** `HH:MM:SS` as `HH:MM`; a working time ending at midnight ends at `24:00`. */
+function clock(value: string | null, isEnd: boolean): string | null {
+  if (value === null || !/^\d{2}:\d{2}/.test(value)) return null;
+  const time = value.slice(0, 5);
+  return isEnd && time === '00:00' ? '24:00' : time;
+}
+
+class MspdiReader {
+  private readonly findings = new Findings();
+  private readonly minutesPerDay: number;
+
+  constructor(private readonly project: XmlElement) {
+    this.minutesPerDay = numberOf(project, 'MinutesPerDay') ?? 480;
+  }
+
+  read(taskElements: XmlElement[]): { document: PlanDocument; report: ImportReport } {
+    const project = this.project;
+    this.reportUnsupportedProjectFields();
+    const calendars = this.readCalendars(taskElements);
+    const calendarRefs = new Set(calendars.map((calendar) => calendar.ref));
+    const tasks = this.readTasks(taskElements, calendarRefs);
+    const tasksByRef = new Map(tasks.map((task) => [task.ref, task]));
+    const resources = this.readResources();
+    const scheduleFrom = text(project, 'ScheduleFromStart') === '0' ? 'backward' : 'forward';
+    const projectCalendar = text(project, 'CalendarUID');
+    const document: PlanDocument = {
+      name: this.limitName('project', null, text(project, 'Title') ?? text(project, 'Name') ?? 'Imported plan'),
+      description: null,
+      startDate: instant(text(project, 'StartDate'))?.slice(0, 10) ?? new Date(0).toISOString().slice(0, 10),
+      scheduleFrom,
+      deadline: scheduleFrom === 'backward' ? (instant(text(project, 'FinishDate'))?.slice(0, 10) ?? null) : null,
+      currency: text(project, 'CurrencyCode') ?? 'USD',
+      calendarRef: projectCalendar !== null && calendarRefs.has(projectCalendar) ? projectCalendar : null,
+      calendars,
+      resources,
+      tasks,
+      dependencies: this.readDependencies(taskElements, tasksByRef),
+      assignments: this.readAssignments(tasksByRef, new Set(resources.map((resource) => resource.ref))),
+      baselines: this.readBaselines(taskElements, tasksByRef),
+    };
+    return { document, report: this.findings.report() };
+  }
+
+  private reportUnsupportedProjectFields(): void {
+    const project = this.project;
+    if (children(child(project, 'ExtendedAttributes'), 'ExtendedAttribute').length > 0) {
+      this.findings.dropped('project', null, 'custom fields (extended attributes) are not kept');
+    }
+    const outlineCodes = child(project, 'OutlineCodes');
+    if (outlineCodes !== null && Object.keys(outlineCodes).length > 0) this.findings.dropped('project', null, 'outline codes are not kept');
+  }
+
+  private limitName(subject: ImportSubject, ref: string | null, name: string): string {
+    if (name.length <= limits.nameMaxLength) return name;
+    this.findings.approximated(subject, { ref, name }, `names longer than ${limits.nameMaxLength} characters are shortened`);
+    return name.slice(0, limits.nameMaxLength);
+  }
+
+  /** A duration of the file in working minutes; elapsed ones count an elapsed day as a working day. */
+  private minutes(value: string | null, format: number | null, subject: ImportSubject, row: Row): number {
+    const match = value === null ? null : ISO_DURATION.exec(value);
+    if (!match) return 0;
+    const [, negative, days, hours, minutes, seconds] = match;
+    const total = Number(days ?? 0) * this.minutesPerDay + Number(hours ?? 0) * 60 + Number(minutes ?? 0) + Number(seconds ?? 0) / 60;
+    const signed = negative ? -total : total;
+    if (format !== null && ELAPSED_FORMATS.has(format) && signed !== 0) {
+      this.findings.approximated(subject, row, 'elapsed durations become working time (an elapsed day is a working day)');
+      return Math.round((signed / 1440) * this.minutesPerDay);
+    }
+    return Math.round(signed);
+  }
+
+  private readCalendars(taskElements: XmlElement[]): DocumentCalendar[] {
+    const elements = children(child(this.project, 'Calendars'), 'Calendar');
+    const byUid = new Map(elements.flatMap((element) => (text(element, 'UID') === null ? [] : [[text(element, 'UID')!, element] as const])));
+    const kept = new Set<string>();
+    const keep = (uid: string | null): void => {
+      for (let current = uid; current !== null && byUid.has(current) && !kept.has(current); ) {
+        kept.add(current);
+        current = text(byUid.get(current)!, 'BaseCalendarUID');
+      }
+    };
+    for (const [uid, element] of byUid) if (flag(element, 'IsBaseCalendar')) keep(uid);
+    keep(text(this.project, 'CalendarUID'));
+    for (const task of taskElements) keep(text(task, 'CalendarUID'));
+    const calendars: DocumentCalendar[] = [];
+    for (const [uid, element] of byUid) {
+      const row = { ref: uid, name: text(element, 'Name') };
+      if (kept.has(uid)) calendars.push(this.readCalendar(uid, element, kept));
+      else this.findings.dropped('calendar', row, 'resource calendars are not kept: resources work on the project calendar');
+    }
+    return calendars;
+  }
+
+  private readCalendar(uid: string, element: XmlElement, kept: ReadonlySet<string>): DocumentCalendar {
+    const name = this.limitName('calendar', uid, text(element, 'Name') ?? `Calendar ${uid}`);
+    const row = { ref: uid, name };
+    const weekly: (DocumentInterval[] | null)[] = [null, null, null, null, null, null, null];
+    const legacyExceptions: DocumentCalendar['exceptions'] = [];
+    for (const weekDay of children(child(element, 'WeekDays'), 'WeekDay')) {
+      const dayType = numberOf(weekDay, 'DayType');
+      if (dayType !== null && dayType >= 1 && dayType <= 7) weekly[dayType - 1] = this.dayIntervals(weekDay);
+      const period = child(weekDay, 'TimePeriod');
+      if (dayType === 0 && period !== null) {
+        const range = this.dateRange(period);
+        if (range) legacyExceptions.push({ name: null, ...range, intervals: this.dayIntervals(weekDay) });
+      }
+    }
+    const exceptionElements = children(child(element, 'Exceptions'), 'Exception');
+    const exceptions = exceptionElements.length > 0 ? this.readExceptions(exceptionElements, row) : legacyExceptions;
+    if (children(child(element, 'WorkWeeks'), 'WorkWeek').length > 0) {
+      this.findings.approximated('calendar', row, "work weeks (periods with a week of their own) are not kept: the calendar's default week applies all year");
+    }
+    const base = text(element, 'BaseCalendarUID');
+    return { ref: uid, name, timeZone: 'UTC', weekly, exceptions, baseRef: base !== null && kept.has(base) && base !== uid ? base : null };
+  }
+
+  private readExceptions(elements: XmlElement[], row: Row): DocumentCalendar['exceptions'] {
+    const exceptions: DocumentCalendar['exceptions'] = [];
+    for (const exception of elements) {
+      const period = child(exception, 'TimePeriod');
+      const range = period === null ? null : this.dateRange(period);
+      // Type 1 is "daily": every day of the period; the other types recur by week, month or year.
+      const recurring = (numberOf(exception, 'Type') ?? 1) !== 1 || (numberOf(exception, 'Period') ?? 1) !== 1;
+      if (range === null || recurring) {
+        this.findings.dropped('calendar', row, 'recurring calendar exceptions (weekly, monthly, yearly) are not kept');
+        continue;
+      }
+      exceptions.push({ name: text(exception, 'Name'), ...range, intervals: this.dayIntervals(exception) });
+    }
+    return exceptions;
+  }
+
+  private dateRange(period: XmlElement): { from: string; to: string } | null {
+    const from = instant(text(period, 'FromDate'))?.slice(0, 10);
+    const to = instant(text(period, 'ToDate'))?.slice(0, 10);
+    return from && to && from <= to ? { from, to } : null;
+  }
+
+  /** The working intervals of a week day or an exception; a working day without times has the Standard day's. */
+  private dayIntervals(element: XmlElement): DocumentInterval[] {
+    if (!flag(element, 'DayWorking')) return [];
+    const intervals: DocumentInterval[] = [];
+    for (const time of children(child(element, 'WorkingTimes'), 'WorkingTime')) {
+      const from = clock(text(time, 'FromTime'), false);
+      const to = clock(text(time, 'ToTime'), true);
+      if (from !== null && to !== null && from < to) intervals.push([from, to]);
+    }
+    return intervals.length > 0 ? intervals : STANDARD_DAY.map(([from, to]): DocumentInterval => [from, to]);
+  }
+
+  private readTasks(elements: XmlElement[], calendarRefs: ReadonlySet<string>): DocumentTask[] {
+    const tasks: DocumentTask[] = [];
+    const open: { level: number; ref: string }[] = [];
+    const refs = new Set<string>();
+    for (const element of elements) {
+      const ref = text(element, 'UID');
+      const name = text(element, 'Name');
+      const row = { ref, name };
+      // UID 0 is the project summary row: the project itself.
+      if (ref === '0') continue;
+      if (flag(element, 'IsNull')) {
+        this.findings.dropped('task', row, 'blank rows are not kept');
+        continue;
+      }
+      if (ref === null || refs.has(ref)) {
+        this.findings.dropped('task', row, 'tasks without a unique UID are not kept');
+        continue;
+      }
+      refs.add(ref);
+      const level = numberOf(element, 'OutlineLevel') ?? (text(element, 'OutlineNumber') ?? '1').split('.').length;
+      while (open.length > 0 && open.at(-1)!.level >= level) open.pop();
+      const parentRef = open.at(-1)?.ref ?? null;
+      open.push({ level, ref });
+      tasks.push(this.readTask(element, ref, parentRef, calendarRefs));
+    }
+    const parents = new Set(tasks.map((task) => task.parentRef));
+    for (const task of tasks) if (parents.has(task.ref)) task.type = 'summary';
+    return tasks;
+  }
+
+  private readTask(element: XmlElement, ref: string, parentRef: string | null, calendarRefs: ReadonlySet<string>): DocumentTask {
+    const name = this.limitName('task', ref, text(element, 'Name') ?? '');
+    const row = { ref, name };
+    this.reportUnsupportedTaskFields(element, row);
+    const constraintKind = CONSTRAINT_KINDS[numberOf(element, 'ConstraintType') ?? 0] ?? 'asap';
+    const calendarUid = text(element, 'CalendarUID');
+    if (calendarUid !== null && calendarUid !== '-1' && !calendarRefs.has(calendarUid)) {
+      this.findings.dropped('task', row, 'task calendars missing from the file are not kept: those tasks use the project calendar');
+    }
+    const manual = flag(element, 'Manual');
+    const work = this.minutes(text(element, 'Work'), null, 'task', row);
+    const levelingDelayTenths = numberOf(element, 'LevelingDelay') ?? 0;
+    const levelingDelayFormat = numberOf(element, 'LevelingDelayFormat');
+    let levelingDelayMin = Math.round(levelingDelayTenths / 10);
+    if (levelingDelayMin !== 0 && levelingDelayFormat !== null && ELAPSED_FORMATS.has(levelingDelayFormat)) {
+      this.findings.approximated('task', row, 'elapsed leveling delays become working time (an elapsed day is a working day)');
+      levelingDelayMin = Math.round((levelingDelayMin / 1440) * this.minutesPerDay);
+    }
+    return documentTask({
+      ref,
+      parentRef,
+      name,
+      type: flag(element, 'Milestone') ? 'milestone' : 'task',
+      durationMin: Math.max(0, this.minutes(text(element, 'Duration'), numberOf(element, 'DurationFormat'), 'task', row)),
+      workMin: work > 0 ? work : null,
+      progressPct: Math.min(100, Math.max(0, Math.round(numberOf(element, 'PercentComplete') ?? 0))),
+      constraintKind,
+      constraintDate: constraintKind === 'asap' || constraintKind === 'alap' ? null : instant(text(element, 'ConstraintDate')),
+      deadline: instant(text(element, 'Deadline')),
+      calendarRef: calendarUid !== null && calendarRefs.has(calendarUid) ? calendarUid : null,
+      costFixed: numberOf(element, 'FixedCost') ?? 0,
+      notes: text(element, 'Notes'),
+      wbs: text(element, 'WBS'),
+      manuallyScheduled: manual,
+      manualStartAt: manual ? instant(text(element, 'ManualStart') ?? text(element, 'Start')) : null,
+      manualFinishAt: manual ? instant(text(element, 'ManualFinish') ?? text(element, 'Finish')) : null,
+      levelingDelayMin,
+      taskType: TASK_TYPES[numberOf(element, 'Type') ?? 0] ?? 'fixed_units',
+      effortDriven: flag(element, 'EffortDriven'),
+      actualStartAt: instant(text(element, 'ActualStart')),
+      actualFinishAt: instant(text(element, 'ActualFinish')),
+    });
+  }
+
+  private reportUnsupportedTaskFields(element: XmlElement, row: Row): void {
+    if (children(element, 'ExtendedAttribute').length > 0) this.findings.dropped('task', row, 'custom field values are not kept');
+    if (text(element, 'Hyperlink') !== null || text(element, 'HyperlinkAddress') !== null) this.findings.dropped('task', row, 'hyperlinks are not kept');
+    if (flag(element, 'Recurring')) this.findings.approximated('task', row, 'recurring tasks become a summary task with their occurrences as plain tasks');
+    if (flag(element, 'IsSubproject') || text(element, 'SubprojectName') !== null) this.findings.dropped('task', row, 'links to subproject files are not kept');
+  }
+
+  private readDependencies(elements: XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentDependency[] {
+    const dependencies: DocumentDependency[] = [];
+    const seen = new Set<string>();
+    for (const element of elements) {
+      const successor = tasksByRef.get(text(element, 'UID') ?? '');
+      if (!successor) continue;
+      for (const link of children(element, 'PredecessorLink')) {
+        const predecessorRef = text(link, 'PredecessorUID') ?? '';
+        const row = { ref: `${predecessorRef}->${successor.ref}`, name: successor.name };
+        const predecessor = tasksByRef.get(predecessorRef);
+        if (flag(link, 'CrossProject')) {
+          this.findings.dropped('dependency', row, 'links to tasks of other projects are not kept');
+          continue;
+        }
+        const key = `${predecessorRef}\u0000${successor.ref}`;
+        if (!predecessor || predecessor === successor || seen.has(key)) {
+          this.findings.dropped('dependency', row, 'links to tasks missing from the file, to the task itself, or repeated, are not kept');
+          continue;
+        }
+        seen.add(key);
+        dependencies.push({
+          predecessorRef,
+          successorRef: successor.ref,
+          type: LINK_TYPES[numberOf(link, 'Type') ?? 1] ?? 'FS',
+          lagMin: this.lagMinutes(link, predecessor, row),
+        });
+      }
+    }
+    return dependencies;
+  }
+
+  /** `LinkLag` is in tenths of a minute, or a percentage of the predecessor's duration for percentage formats. */
+  private lagMinutes(link: XmlElement, predecessor: DocumentTask, row: Row): number {
+    const lag = numberOf(link, 'LinkLag') ?? 0;
+    const format = numberOf(link, 'LagFormat');
+    if (lag === 0 || format === null) return Math.round(lag / 10);
+    if (PERCENT_FORMATS.has(format)) {
+      this.findings.approximated('dependency', row, "percentage lags become minutes of the predecessor's duration in the file");
+      return Math.round((predecessor.durationMin * lag) / 100);
+    }
+    if (ELAPSED_FORMATS.has(format)) {
+      this.findings.approximated('dependency', row, 'elapsed lags become working time (an elapsed day is a working day)');
+      return Math.round((lag / 10 / 1440) * this.minutesPerDay);
+    }
+    return Math.round(lag / 10);
+  }
+
+  private readResources(): DocumentResource[] {
+    const resources: DocumentResource[] = [];
+    for (const element of children(child(this.project, 'Resources'), 'Resource')) {
+      const ref = text(element, 'UID');
+      const name = text(element, 'Name');
+      const row = { ref, name };
+      // UID 0 is Microsoft Project's placeholder resource; blank rows have no name.
+      if (ref === null || ref === '0' || name === null || flag(element, 'IsNull')) continue;
+      const type = text(element, 'Type');
+      if (type === '0' || type === '2' || flag(element, 'IsCostResource')) {
+        this.findings.dropped('resource', row, 'material and cost resources are not kept');
+        continue;
+      }
+      if ((numberOf(element, 'StandardRate') ?? 0) > 0 || (numberOf(element, 'CostPerUse') ?? 0) > 0) {
+        this.findings.dropped('resource', row, 'cost rates are not kept');
+      }
+      if (children(element, 'ExtendedAttribute').length > 0) this.findings.dropped('resource', row, 'custom field values are not kept');
+      resources.push({ ref, name: this.limitName('resource', ref, name), userId: null });
+    }
+    return resources;
+  }
+
+  private readAssignments(tasksByRef: ReadonlyMap<string, DocumentTask>, resourceRefs: ReadonlySet<string>): DocumentAssignment[] {
+    const assignments: DocumentAssignment[] = [];
+    const seen = new Set<string>();
+    for (const element of children(child(this.project, 'Assignments'), 'Assignment')) {
+      const taskRef = text(element, 'TaskUID') ?? '';
+      const resourceRef = text(element, 'ResourceUID') ?? '';
+      if (resourceRef === UNASSIGNED_RESOURCE_UID) continue;
+      const task = tasksByRef.get(taskRef);
+      const row = { ref: text(element, 'UID'), name: task?.name ?? null };
+      const key = `${taskRef}\u0000${resourceRef}`;
+      if (!task || !resourceRefs.has(resourceRef) || seen.has(key)) {
+        this.findings.dropped('assignment', row, 'assignments of tasks or resources not kept (or repeated) are not kept');
+        continue;
+      }
+      if (task.type === 'summary') {
+        this.findings.dropped('assignment', row, 'assignments to summary tasks are not kept');
+        continue;
+      }
+      if ((numberOf(element, 'WorkContour') ?? 0) !== 0) this.findings.approximated('assignment', row, 'work contours become work spread evenly');
+      seen.add(key);
+      assignments.push({ taskRef, resourceRef, unitsPct: Math.max(0, Math.round((numberOf(element, 'Units') ?? 1) * 100)) });
+    }
+    return assignments;
+  }
+
+  private readBaselines(elements: XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentBaseline[] {
+    const baselines = new Map<number, DocumentBaseline>();
+    for (const element of elements) {
+      const task = tasksByRef.get(text(element, 'UID') ?? '');
+      if (!task) continue;
+      for (const entry of children(element, 'Baseline')) {
+        const slot = numberOf(entry, 'Number') ?? 0;
+        const row = { ref: task.ref, name: task.name };
+        if (!Number.isInteger(slot) || slot < 0 || slot > 10) {
+          this.findings.dropped('baseline', row, 'baselines numbered outside 0..10 are not kept');
+          continue;
+        }
+        let baseline = baselines.get(slot);
+        if (!baseline) {
+          baseline = { name: slot === 0 ? 'Baseline' : `Baseline ${slot}`, slot, tasks: [] };
+          baselines.set(slot, baseline);
+        }
+        baseline.tasks.push({
+          taskRef: task.ref,
+          startAt: instant(text(entry, 'Start')),
+          finishAt: instant(text(entry, 'Finish')),
+          durationMin: Math.max(0, this.minutes(text(entry, 'Duration'), numberOf(entry, 'DurationFormat'), 'baseline', row)),
+          workMin: Math.max(0, this.minutes(text(entry, 'Work'), null, 'baseline', row)),
+          costFixed: numberOf(entry, 'Cost') ?? 0,
+        });
+      }
+    }
+    return [...baselines.values()].sort((a, b) => a.slot! - b.slot!);
+  }
+}

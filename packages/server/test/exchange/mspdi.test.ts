@@ -1,0 +1,268 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { limits } from '@gantry/contract';
+import { schedule, type ScheduleInput } from '@gantry/engine';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../src/domain/errors.js';
+import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
+import { writeMspdi } from '../../src/domain/exchange/mspdi/write.js';
+import type { PlanDocument } from '../../src/domain/exchange/plan-document.js';
+
+/** Microsoft Project's own files and the plans MPXJ read from them (see that folder's README). */
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../engine/test/golden/mspdi');
+
+interface Fixture {
+  name: string;
+  projectStart: string;
+  calendars: { projectCalendarUid: number; project: { uid: number; name: string; weekly: [string, string][][]; exceptions: { from: string; to: string; intervals?: [string, string][] }[] } };
+  tasks: {
+    uid: number;
+    name: string | null;
+    parentUid: number | null;
+    summary: boolean;
+    milestone: boolean;
+    durationMin: number | null;
+    constraintKind: string;
+    constraintDate: string | null;
+    manual: boolean;
+    manualStart?: string | null;
+    manualFinish?: string | null;
+    calendarUid: number | null;
+    expected: { start: string; finish: string };
+  }[];
+  links: { predecessorUid: number; successorUid: number; type: string; lagMin: number }[];
+}
+
+const z = (wallClock: string | null | undefined) => (wallClock ? `${wallClock.slice(0, 19)}Z` : null);
+
+/** The engine's input for a document, as the integrator's import builds a project from it. */
+function scheduleInput(document: PlanDocument): ScheduleInput {
+  return {
+    project: {
+      startAt: `${document.startDate}T00:00:00Z`,
+      scheduleFrom: document.scheduleFrom,
+      deadline: document.deadline === null ? null : `${document.deadline}T00:00:00Z`,
+      calendarId: document.calendarRef,
+    },
+    calendars: document.calendars.map((calendar) => ({
+      id: calendar.ref,
+      name: calendar.name,
+      timeZone: calendar.timeZone,
+      weekly: calendar.weekly,
+      exceptions: calendar.exceptions,
+      baseCalendarId: calendar.baseRef,
+    })),
+    tasks: document.tasks.map((task) => ({ ...task, id: task.ref, parentId: task.parentRef, calendarId: task.calendarRef })),
+    dependencies: document.dependencies.map((dependency, index) => ({
+      id: `L${index}`,
+      predecessorId: dependency.predecessorRef,
+      successorId: dependency.successorRef,
+      type: dependency.type,
+      lagMin: dependency.lagMin,
+    })),
+  };
+}
+
+function refusal(xml: string): AppError {
+  try {
+    readMspdi(xml);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('the file was accepted');
+}
+
+const files = readdirSync(FIXTURES).filter((file) => /^mpxj-.*\.json$/.test(file)).sort();
+
+describe('readMspdi and writeMspdi on Microsoft Project files', () => {
+  if (files.length === 0) throw new Error(`no mpxj-*.json plan in ${FIXTURES}`);
+  for (const file of files) {
+    const fixture = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Fixture;
+    const xml = readFileSync(join(FIXTURES, fixture.name), 'utf8');
+    const fixtureTasks = fixture.tasks.filter((task) => task.uid !== 0);
+
+    it(`${fixture.name}: tasks, links, project start and calendars are those MPXJ read`, () => {
+      const { document } = readMspdi(xml);
+      expect(document.startDate).toBe(fixture.projectStart.slice(0, 10));
+      expect(document.calendarRef).toBe(String(fixture.calendars.projectCalendarUid));
+      const calendar = document.calendars.find((candidate) => candidate.ref === document.calendarRef)!;
+      expect(calendar.weekly).toEqual(fixture.calendars.project.weekly);
+      expect(calendar.exceptions.map(({ from, to, intervals }) => ({ from, to, intervals }))).toEqual(
+        fixture.calendars.project.exceptions.map((exception) => ({ from: exception.from.slice(0, 10), to: exception.to.slice(0, 10), intervals: exception.intervals ?? [] })),
+      );
+      expect(
+        document.tasks.map((task) => ({
+          ref: task.ref,
+          name: task.name,
+          parentRef: task.parentRef,
+          type: task.type,
+          durationMin: task.type === 'summary' ? null : task.durationMin,
+          constraintKind: task.constraintKind,
+          constraintDate: task.constraintDate,
+          manual: task.manuallyScheduled,
+          manualStartAt: task.manualStartAt,
+          manualFinishAt: task.manualFinishAt,
+          calendarRef: task.calendarRef,
+        })),
+      ).toEqual(
+        fixtureTasks.map((task) => ({
+          ref: String(task.uid),
+          name: task.name ?? '',
+          parentRef: task.parentUid === null || task.parentUid === 0 ? null : String(task.parentUid),
+          type: task.summary ? 'summary' : task.milestone ? 'milestone' : 'task',
+          durationMin: task.summary ? null : (task.durationMin ?? 0),
+          constraintKind: task.constraintKind,
+          constraintDate: z(task.constraintDate),
+          manual: task.manual,
+          manualStartAt: task.manual ? z(task.manualStart) : null,
+          manualFinishAt: task.manual ? z(task.manualFinish) : null,
+          calendarRef: task.calendarUid === null ? null : String(task.calendarUid),
+        })),
+      );
+      expect(document.dependencies).toEqual(
+        fixture.links.map((link) => ({ predecessorRef: String(link.predecessorUid), successorRef: String(link.successorUid), type: link.type, lagMin: link.lagMin })),
+      );
+    });
+
+    it(`${fixture.name}: the engine schedules the document as Microsoft Project did`, () => {
+      const { document } = readMspdi(xml);
+      const results = new Map(schedule(scheduleInput(document)).tasks.map((task) => [task.id, task]));
+      const dates = (start: string | null, finish: string | null) => ({ start: start?.replace('.000Z', 'Z'), finish: finish?.replace('.000Z', 'Z') });
+      expect(fixtureTasks.map((task) => ({ uid: task.uid, ...dates(results.get(String(task.uid))!.startAt, results.get(String(task.uid))!.finishAt) }))).toEqual(
+        fixtureTasks.map((task) => ({ uid: task.uid, ...dates(z(task.expected.start), z(task.expected.finish)) })),
+      );
+    });
+
+    it(`${fixture.name}: written and read again, the document is the same`, () => {
+      const { document } = readMspdi(xml);
+      const computed = new Map(schedule(scheduleInput(document)).tasks.map((task) => [task.id, { startAt: task.startAt, finishAt: task.finishAt }]));
+      expect(readMspdi(writeMspdi(document, computed))).toEqual({ document, report: { dropped: [], approximated: [] } });
+    });
+  }
+});
+
+describe('readMspdi reports what it leaves out, once per kind', () => {
+  it('aggregates repeated findings with a count, and maps resources, assignments and baselines', () => {
+    const tasks = Array.from(
+      { length: 50 },
+      (_, index) => `<Task><UID>${index + 1}</UID><ID>${index + 1}</ID><Name>T${index + 1}</Name><OutlineLevel>1</OutlineLevel><Duration>PT8H0M0S</Duration><Hyperlink>x</Hyperlink>
+        <PredecessorLink><PredecessorUID>999</PredecessorUID><Type>1</Type></PredecessorLink>
+        <Baseline><Number>0</Number><Start>2024-01-01T08:00:00</Start><Finish>2024-01-01T17:00:00</Finish><Duration>PT8H0M0S</Duration><Work>PT0H0M0S</Work><Cost>5</Cost></Baseline></Task>`,
+    ).join('');
+    const xml = `<?xml version="1.0"?><Project xmlns="http://schemas.microsoft.com/project"><Title>R &amp; D</Title><StartDate>2024-01-01T08:00:00</StartDate>
+      <Tasks><Task><UID>0</UID><Name>summary row</Name></Task><Task><UID>77</UID><IsNull>1</IsNull></Task>${tasks}</Tasks>
+      <Resources><Resource><UID>1</UID><Name>Ada</Name><Type>1</Type></Resource><Resource><UID>2</UID><Name>Steel</Name><Type>0</Type></Resource></Resources>
+      <Assignments><Assignment><UID>1</UID><TaskUID>1</TaskUID><ResourceUID>1</ResourceUID><Units>0.5</Units></Assignment>
+        <Assignment><UID>2</UID><TaskUID>2</TaskUID><ResourceUID>2</ResourceUID><Units>1</Units></Assignment>
+        <Assignment><UID>3</UID><TaskUID>3</TaskUID><ResourceUID>-65535</ResourceUID><Units>1</Units></Assignment></Assignments></Project>`;
+    const { document, report } = readMspdi(xml);
+    expect(document.name).toBe('R & D');
+    expect(document.tasks).toHaveLength(50);
+    expect(document.resources).toEqual([{ ref: '1', name: 'Ada', userId: null }]);
+    expect(document.assignments).toEqual([{ taskRef: '1', resourceRef: '1', unitsPct: 50 }]);
+    expect(document.baselines).toHaveLength(1);
+    expect(document.baselines[0]).toMatchObject({ name: 'Baseline', slot: 0 });
+    expect(document.baselines[0]!.tasks[0]).toEqual({ taskRef: '1', startAt: '2024-01-01T08:00:00Z', finishAt: '2024-01-01T17:00:00Z', durationMin: 480, workMin: 0, costFixed: 5 });
+    expect(report.approximated).toEqual([]);
+    expect(report.dropped.map(({ subject, ref, count }) => ({ subject, ref, count }))).toEqual([
+      { subject: 'task', ref: '77', count: 1 },
+      { subject: 'task', ref: '1', count: 50 },
+      { subject: 'resource', ref: '2', count: 1 },
+      { subject: 'dependency', ref: '999->1', count: 50 },
+      { subject: 'assignment', ref: '2', count: 1 },
+    ]);
+  });
+
+  it('reads calendar exceptions in both forms, keeps one-off ones and writes them back', () => {
+    const day = (type: number, working: number) => `<WeekDay><DayType>${type}</DayType><DayWorking>${working}</DayWorking></WeekDay>`;
+    const week = [1, 2, 3, 4, 5, 6, 7].map((type) => day(type, type === 1 || type === 7 ? 0 : 1)).join('');
+    const legacy = `<WeekDay><DayType>0</DayType><DayWorking>0</DayWorking><TimePeriod><FromDate>2024-12-25T00:00:00</FromDate><ToDate>2024-12-26T23:59:00</ToDate></TimePeriod></WeekDay>`;
+    const exceptions = `<Exceptions><Exception><TimePeriod><FromDate>2024-05-01T00:00:00</FromDate><ToDate>2024-05-01T23:59:00</ToDate></TimePeriod><Name>May Day</Name><Type>1</Type><DayWorking>1</DayWorking>
+      <WorkingTimes><WorkingTime><FromTime>09:00:00</FromTime><ToTime>13:00:00</ToTime></WorkingTime></WorkingTimes></Exception>
+      <Exception><TimePeriod><FromDate>2024-01-01T00:00:00</FromDate><ToDate>2024-12-31T23:59:00</ToDate></TimePeriod><Name>Every Friday</Name><Type>6</Type><DayWorking>0</DayWorking></Exception></Exceptions>
+      <WorkWeeks><WorkWeek><Name>Summer</Name></WorkWeek></WorkWeeks>`;
+    const calendar = (uid: number, name: string, inner: string) => `<Calendar><UID>${uid}</UID><Name>${name}</Name><IsBaseCalendar>1</IsBaseCalendar><BaseCalendarUID>-1</BaseCalendarUID>${inner}</Calendar>`;
+    const xml = `<Project xmlns="http://schemas.microsoft.com/project"><StartDate>2024-01-01T08:00:00</StartDate><CalendarUID>1</CalendarUID><Calendars>
+      ${calendar(1, 'Old', `<WeekDays>${week}${legacy}</WeekDays>`)}${calendar(2, 'New', `<WeekDays>${week}${legacy}</WeekDays>${exceptions}`)}</Calendars></Project>`;
+    const { document, report } = readMspdi(xml);
+    expect(document.calendars.map((candidate) => candidate.exceptions)).toEqual([
+      [{ name: null, from: '2024-12-25', to: '2024-12-26', intervals: [] }],
+      [{ name: 'May Day', from: '2024-05-01', to: '2024-05-01', intervals: [['09:00', '13:00']] }],
+    ]);
+    expect(document.calendars[0]!.weekly[1]).toEqual([['08:00', '12:00'], ['13:00', '17:00']]);
+    expect(report.dropped.map((item) => item.name)).toEqual(['New']);
+    expect(report.approximated.map((item) => item.name)).toEqual(['New']);
+    expect(readMspdi(writeMspdi(document)).document).toEqual(document);
+  });
+
+  it('approximates elapsed durations and lags', () => {
+    const xml = `<Project xmlns="http://schemas.microsoft.com/project"><StartDate>2024-01-01T08:00:00</StartDate><Tasks>
+      <Task><UID>1</UID><Name>A</Name><OutlineLevel>1</OutlineLevel><Duration>PT48H0M0S</Duration><DurationFormat>8</DurationFormat></Task>
+      <Task><UID>2</UID><Name>B</Name><OutlineLevel>1</OutlineLevel><Duration>PT8H0M0S</Duration>
+        <PredecessorLink><PredecessorUID>1</PredecessorUID><Type>1</Type><LinkLag>14400</LinkLag><LagFormat>8</LagFormat></PredecessorLink></Task></Tasks></Project>`;
+    const { document, report } = readMspdi(xml);
+    expect(document.tasks[0]!.durationMin).toBe(960);
+    expect(document.dependencies[0]!.lagMin).toBe(480);
+    expect(report.approximated.map((item) => item.subject)).toEqual(['task', 'dependency']);
+  });
+});
+
+describe('readMspdi refuses what is not a readable MSPDI file, fast', () => {
+  const project = (inner: string) => `<Project xmlns="http://schemas.microsoft.com/project">${inner}</Project>`;
+
+  it('refuses a billion laughs', () => {
+    const entities = Array.from({ length: 10 }, (_, index) => `<!ENTITY lol${index + 1} "${`&lol${index};`.repeat(10)}">`).join('');
+    const error = refusal(`<?xml version="1.0"?><!DOCTYPE Project [<!ENTITY lol0 "lol">${entities}]>${project('<Name>&lol10;</Name>')}`);
+    expect(error.code).toBe('invalid_request');
+    expect(error.message).toMatch(/^data: .*DOCTYPE/);
+  });
+
+  it('refuses external and parameter entities without reading or fetching anything', async () => {
+    let requests = 0;
+    const server = createServer((_request, response) => {
+      requests++;
+      response.end('x');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      for (const doctype of [
+        '<!DOCTYPE Project [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>',
+        `<!DOCTYPE Project [<!ENTITY xxe SYSTEM "http://127.0.0.1:${port}/x">]>`,
+        `<!DOCTYPE Project SYSTEM "http://127.0.0.1:${port}/dtd">`,
+        `<!DOCTYPE Project [<!ENTITY % remote SYSTEM "http://127.0.0.1:${port}/p"> %remote;]>`,
+      ]) {
+        expect(refusal(`<?xml version="1.0"?>${doctype}${project('<Name>&xxe;</Name>')}`).message).toMatch(/DOCTYPE/);
+      }
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    expect(requests).toBe(0);
+  });
+
+  it('refuses malformed XML and XML that is not MSPDI', () => {
+    expect(refusal(project('<Name>open</Tasks>')).message).toMatch(/not well-formed/);
+    expect(refusal('not xml at all').message).toMatch(/not well-formed/);
+    expect(refusal('<Project><Name>x</Name></Project>').message).toMatch(/not a Microsoft Project XML file/);
+    expect(refusal('<html xmlns="http://www.w3.org/1999/xhtml"><body/></html>').message).toMatch(/not a Microsoft Project XML file/);
+  });
+
+  it('refuses a file just over the size limit', () => {
+    const padding = ' '.repeat(limits.requestBodyMaxBytes - project('').length + 1);
+    expect(refusal(project(padding)).message).toMatch(/larger than/);
+  });
+
+  it('refuses more tasks than the import limit', () => {
+    const task = '<Task><UID>1</UID></Task>';
+    expect(refusal(project(`<Tasks>${task.repeat(limits.importTasksMax + 2)}</Tasks>`)).message).toMatch(/more than 20000 tasks/);
+  });
+
+  it('refuses 100,000 nested levels without a stack overflow', () => {
+    const started = performance.now();
+    expect(refusal(project(`${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`)).message).toMatch(/nested deeper than/);
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
