@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { Uuid } from '../common.js';
+import { limits } from '../limits.js';
+import { Project } from './projects.js';
+import { Conflict } from './tasks.js';
 
 export const ImportSubject = z.enum(['project', 'calendar', 'task', 'dependency', 'resource', 'assignment', 'baseline']);
 export type ImportSubject = z.infer<typeof ImportSubject>;
@@ -23,3 +27,30 @@ export const ImportReport = z
   })
   .describe('What an import changed: empty lists when the plan holds everything the file said.');
 export type ImportReport = z.infer<typeof ImportReport>;
+
+export const ImportFormat = z.enum(['mspdi']);
+
+export const ProjectImport = z.object({
+  format: ImportFormat.default('mspdi').describe('`mspdi`: Microsoft Project XML, as Microsoft Project saves it ("XML format (*.xml)").'),
+  data: z.string().min(1).describe('The whole file, as text (at most the request body limit).'),
+  name: z.string().trim().min(1).max(limits.nameMaxLength).optional().describe("Defaults to the file's project name (or title)."),
+  key: z
+    .string()
+    .regex(limits.projectKeyPattern, '2-5 letters or digits, starting with a letter')
+    .transform((key) => key.toUpperCase())
+    .optional()
+    .describe('Derived from the name when omitted.'),
+  workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
+});
+
+export const ProjectImportResult = z.object({
+  project: Project,
+  taskCount: z.number().int(),
+  conflicts: z.array(Conflict),
+  report: ImportReport,
+});
+
+export const ExportFormat = z.enum(['mspdi', 'csv']);
+export const ProjectExportQuery = z.object({
+  format: ExportFormat.default('mspdi').describe('`mspdi`: Microsoft Project XML (opens in Microsoft Project and tools built on MPXJ); `csv`: one row per task, for spreadsheets.'),
+});

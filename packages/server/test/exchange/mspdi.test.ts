@@ -3,10 +3,10 @@ import { createServer } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { limits } from '@gantry/contract';
-import { schedule, type ScheduleInput } from '@gantry/engine';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
 import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
+import { scheduleDocument } from '../../src/domain/exchange/schedule-document.js';
 import { writeMspdi } from '../../src/domain/exchange/mspdi/write.js';
 import type { PlanDocument } from '../../src/domain/exchange/plan-document.js';
 
@@ -36,34 +36,6 @@ interface Fixture {
 }
 
 const z = (wallClock: string | null | undefined) => (wallClock ? `${wallClock.slice(0, 19)}Z` : null);
-
-/** The engine's input for a document, as the integrator's import builds a project from it. */
-function scheduleInput(document: PlanDocument): ScheduleInput {
-  return {
-    project: {
-      startAt: `${document.startDate}T00:00:00Z`,
-      scheduleFrom: document.scheduleFrom,
-      deadline: document.deadline === null ? null : `${document.deadline}T00:00:00Z`,
-      calendarId: document.calendarRef,
-    },
-    calendars: document.calendars.map((calendar) => ({
-      id: calendar.ref,
-      name: calendar.name,
-      timeZone: calendar.timeZone,
-      weekly: calendar.weekly,
-      exceptions: calendar.exceptions,
-      baseCalendarId: calendar.baseRef,
-    })),
-    tasks: document.tasks.map((task) => ({ ...task, id: task.ref, parentId: task.parentRef, calendarId: task.calendarRef })),
-    dependencies: document.dependencies.map((dependency, index) => ({
-      id: `L${index}`,
-      predecessorId: dependency.predecessorRef,
-      successorId: dependency.successorRef,
-      type: dependency.type,
-      lagMin: dependency.lagMin,
-    })),
-  };
-}
 
 function refusal(xml: string): AppError {
   try {
@@ -129,7 +101,7 @@ describe('readMspdi and writeMspdi on Microsoft Project files', () => {
 
     it(`${fixture.name}: the engine schedules the document as Microsoft Project did`, () => {
       const { document } = readMspdi(xml);
-      const results = new Map(schedule(scheduleInput(document)).tasks.map((task) => [task.id, task]));
+      const results = new Map(scheduleDocument(document).tasks.map((task) => [task.id, task]));
       const dates = (start: string | null, finish: string | null) => ({ start: start?.replace('.000Z', 'Z'), finish: finish?.replace('.000Z', 'Z') });
       expect(fixtureTasks.map((task) => ({ uid: task.uid, ...dates(results.get(String(task.uid))!.startAt, results.get(String(task.uid))!.finishAt) }))).toEqual(
         fixtureTasks.map((task) => ({ uid: task.uid, ...dates(z(task.expected.start), z(task.expected.finish)) })),
@@ -138,7 +110,7 @@ describe('readMspdi and writeMspdi on Microsoft Project files', () => {
 
     it(`${fixture.name}: written and read again, the document is the same`, () => {
       const { document } = readMspdi(xml);
-      const computed = new Map(schedule(scheduleInput(document)).tasks.map((task) => [task.id, { startAt: task.startAt, finishAt: task.finishAt }]));
+      const computed = new Map(scheduleDocument(document).tasks.map((task) => [task.id, { startAt: task.startAt, finishAt: task.finishAt }]));
       expect(readMspdi(writeMspdi(document, computed))).toEqual({ document, report: { dropped: [], approximated: [] } });
     });
   }

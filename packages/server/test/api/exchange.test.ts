@@ -1,0 +1,115 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storedEvents } from '../support/event-check.js';
+import { eventData, fieldPaths, planningClient, type Body, type PlanTask } from '../support/planning.js';
+import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
+
+/** Microsoft Project's own files, with the dates it computed (see that folder's README). */
+const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../engine/test/golden/mspdi');
+const files = readdirSync(FIXTURES).filter((name) => name.endsWith('.xml'));
+
+interface Fixture {
+  tasks: { uid: number; name: string | null; expected: { start: string; finish: string } }[];
+}
+interface Imported {
+  project: { id: string; name: string; key: string };
+  taskCount: number;
+  conflicts: unknown[];
+  report: { dropped: { message: string; count: number }[]; approximated: { message: string; count: number }[] };
+}
+
+const utc = (wallClock: string) => `${wallClock.slice(0, 19)}.000Z`;
+/** The fixture's normalized plan beside each file. */
+const fixtureOf = (file: string) => JSON.parse(readFileSync(join(FIXTURES, `mpxj-${file.replace(/-mspdi\.xml$|\.xml$/, '')}.json`), 'utf8')) as Fixture;
+
+// docs/api.md › Import and export; issue 14: Microsoft Project round trips.
+describe('Microsoft Project import and export', () => {
+  let server: TestServer;
+  let owner: Awaited<ReturnType<typeof provisionUser>>;
+  let reader: Awaited<ReturnType<typeof provisionUser>>;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    owner = await provisionUser(server, 'planner@example.com');
+    reader = await provisionUser(server, 'reader@example.com', ['--scope', 'read']);
+  });
+  afterAll(() => server.close());
+
+  const importFile = (data: string, extra: Record<string, unknown> = {}, key = owner.key) =>
+    server.request<Body<Imported>>('POST', '/api/projects/import', { key, body: { format: 'mspdi', data, ...extra } });
+  const exportFile = (projectId: string, format: string, key = owner.key) => fetch(`${server.url}/api/projects/${projectId}/export?format=${format}`, { headers: { authorization: `Bearer ${key}` } });
+  const projectCount = async () => (await server.request<{ projects: unknown[] }>('GET', '/api/projects', { key: owner.key })).body.projects.length;
+  /** What a plan is, without what a new project gives new values (ids, keys, times of writing). */
+  const planShape = (tasks: PlanTask[]) =>
+    tasks.map((t) => ({ name: t.name, type: t.type, durationMin: t.durationMin, startAt: t.startAt, finishAt: t.finishAt, constraintKind: t.constraintKind, constraintDate: t.constraintDate, manuallyScheduled: t.manuallyScheduled }));
+
+  it.each(files)('%s: imports with the dates Microsoft Project computed, and exports to a file that imports as the same plan', async (file) => {
+    const xml = readFileSync(join(FIXTURES, file), 'utf8');
+    const imported = await importFile(xml);
+    expect(imported.status, JSON.stringify(imported.body).slice(0, 2000)).toBe(201);
+    const client = planningClient(server, owner.key);
+    const full = await client.fullProject(imported.body.project.id);
+    const expected = fixtureOf(file).tasks.filter((t) => t.uid !== 0 && t.name !== null);
+    expect(imported.body.taskCount).toBe(expected.length);
+    // The plan lists tasks in outline order, as the file does.
+    expect(full.body.tasks.map((t) => [t.name, t.startAt, t.finishAt])).toEqual(expected.map((t) => [t.name, utc(t.expected.start), utc(t.expected.finish)]));
+
+    const events = await storedEvents(server, imported.body.project.id);
+    expect(events[0]!.type).toBe('project.created');
+    expect(eventData(events[0]!)).toMatchObject({ source: 'import' });
+    expect(events.filter((e) => e.type === 'task.created')).toHaveLength(expected.length);
+
+    const exported = await exportFile(imported.body.project.id, 'mspdi');
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-type')).toMatch(/^application\/xml/);
+    expect(exported.headers.get('content-disposition')).toBe(`attachment; filename="${imported.body.project.key}.xml"`);
+    const again = await importFile(await exported.text(), { name: `${imported.body.project.name} again` });
+    expect(again.status, JSON.stringify(again.body).slice(0, 2000)).toBe(201);
+    const second = await client.fullProject(again.body.project.id);
+    expect(planShape(second.body.tasks)).toEqual(planShape(full.body.tasks));
+    expect(second.body.dependencies.map((d) => [d.type, d.lagMin])).toEqual(full.body.dependencies.map((d) => [d.type, d.lagMin]));
+  });
+
+  it('exports a spreadsheet with one row per task', async () => {
+    const imported = await importFile(readFileSync(join(FIXTURES, files[0]!), 'utf8'), { name: 'Spreadsheet' });
+    const csv = await exportFile(imported.body.project.id, 'csv', reader.key);
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+    const lines = (await csv.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toMatch(/^Outline,Name,/);
+    expect(lines).toHaveLength(imported.body.taskCount + 1);
+  });
+
+  it.each([
+    ['entity expansion', `<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol2 "&lol;&lol;&lol;&lol;">]><Project xmlns="http://schemas.microsoft.com/project"><Name>&lol2;</Name></Project>`],
+    ['an external entity', `<?xml version="1.0"?><!DOCTYPE p [<!ENTITY x SYSTEM "file:///etc/passwd">]><Project xmlns="http://schemas.microsoft.com/project"><Name>&x;</Name></Project>`],
+    ['malformed XML', `<Project xmlns="http://schemas.microsoft.com/project"><Tasks><Task></Tasks>`],
+    ['another XML document', `<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>`],
+    ['no XML at all', 'Name,Start\nA,2026-03-02'],
+  ])('refuses %s with a clear 400 and creates nothing', async (_what, data) => {
+    const before = await projectCount();
+    const refused = await importFile(data);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('invalid_request');
+    expect(fieldPaths(refused.body)).toEqual(['data']);
+    expect(await projectCount()).toBe(before);
+  });
+
+  it('refuses a file over the request limit (413) and bad fields (400)', async () => {
+    const huge = await importFile(`<Project xmlns="http://schemas.microsoft.com/project"><Notes>${'x'.repeat(4.5 * 1024 * 1024)}</Notes></Project>`);
+    expect(huge.status).toBe(413);
+    const bad = await server.request<Body<Imported>>('POST', '/api/projects/import', { key: owner.key, body: { format: 'mpp', key: '1' } });
+    expect(fieldPaths(bad.body).sort()).toEqual(['data', 'format', 'key']);
+  });
+
+  it('needs a write credential to import and read access to export', async () => {
+    const xml = readFileSync(join(FIXTURES, files[0]!), 'utf8');
+    expect((await importFile(xml, {}, reader.key)).status).toBe(403);
+    const imported = await importFile(xml, { name: 'Not yours' });
+    const stranger = await provisionUser(server, 'stranger@example.com');
+    expect((await exportFile(imported.body.project.id, 'mspdi', stranger.key)).status).toBe(404);
+    expect((await exportFile(imported.body.project.id, 'pdf')).status).toBe(400);
+  });
+});
