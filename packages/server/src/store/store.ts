@@ -9,6 +9,7 @@ import type { OAuthArtifactRow, oauthQueries } from './queries/oauth.js';
 import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
 import type { sessionQueries } from './queries/sessions.js';
+import type { ProjectVersionRow, VersionListRow, versionQueries } from './queries/versions.js';
 import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
 import type { AttemptRow, DeliveryRow, OutboxEventRow, webhookQueries, WebhookRow } from './queries/webhooks.js';
 import type { Dialect } from './queries/executor.js';
@@ -26,6 +27,7 @@ export interface Queries {
   tasks: ReturnType<typeof taskQueries>;
   people: ReturnType<typeof peopleQueries>;
   baselines: ReturnType<typeof baselineQueries>;
+  versions: ReturnType<typeof versionQueries>;
   outbox: ReturnType<typeof outboxQueries>;
   webhooks: ReturnType<typeof webhookQueries>;
   oauth: ReturnType<typeof oauthQueries>;
@@ -83,10 +85,12 @@ export type {
   OAuthArtifactRow,
   ProjectAccessRow,
   ProjectRow,
+  ProjectVersionRow,
   ResourceRow,
   TaskPageOptions,
   TaskRow,
   UserRow,
+  VersionListRow,
   WorkspaceRow,
 };
 export type { Database, Flag } from './schema.js';
