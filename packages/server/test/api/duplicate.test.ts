@@ -1,6 +1,6 @@
 import { limits } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventData, expectRefused, expectStatus, fieldPaths, planningClient, type PlanningClient, type PlanTask, type User } from '../support/planning.js';
+import { eventData, expectRefused, type Body, expectStatus, fieldPaths, planningClient, type PlanningClient, type PlanTask, type User } from '../support/planning.js';
 import { storedEvents } from '../support/event-check.js';
 import type { comparablePlan} from '../support/plan-copies.js';
 import { expectSamePlan, richPlan } from '../support/plan-copies.js';
@@ -35,7 +35,7 @@ describe('duplicating a project', () => {
   afterAll(() => server.close());
 
   const duplicate = (projectId: string, body: Record<string, unknown> = {}, key = owner.key) =>
-    server.request<Copied & { error?: string; details?: { fields?: { path: string }[]; reason?: string } }>('POST', `/api/projects/${projectId}/duplicate`, { key, body });
+    server.request<Body<Copied>>('POST', `/api/projects/${projectId}/duplicate`, { key, body });
   const full = async (projectId: string) => (await client.req<Full>('GET', `/api/projects/${projectId}`)).body;
 
   it('copies the whole plan with the same dates, keys numbered anew, assignments and baselines, announced as a duplicate', async () => {
