@@ -9,8 +9,15 @@ import {
   ProjectList,
   ProjectListQuery,
   ProjectPatch,
+  ProjectCopied,
+  ProjectDuplicate,
   ProjectPatchResult,
   ProjectResponse,
+  RestoreConfirmation,
+  VersionCreate,
+  VersionList,
+  VersionResponse,
+  VersionRestored,
 } from './resources/projects.js';
 import {
   AssigneesPut,
@@ -134,6 +141,7 @@ const projectParams = z.object({ projectId: Uuid });
 const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
 const webhookParams = z.object({ webhookId: Uuid });
 const inviteParams = z.object({ projectId: Uuid, inviteId: Uuid });
+const versionParams = z.object({ projectId: Uuid, versionId: Uuid });
 const sessionOnlyDeletion =
   'Signed-in people only, in the web app: API keys and OAuth tokens get 403 `forbidden` with `details.reason = "destructive"`, even with the confirmation.';
 
@@ -352,6 +360,62 @@ export const routes = {
     query: DeleteConfirmation,
     response: { status: 200, name: 'ProjectDeleted', schema: ProjectDeleted },
     errors: ['invalid_request', 'not_found'],
+  }),
+  duplicateProject: route({
+    operationId: 'duplicateProject',
+    method: 'POST',
+    path: '/api/projects/{projectId}/duplicate',
+    scope: 'write',
+    tag: 'Projects',
+    summary: 'Copy a project into a new one: tasks, dependencies, assignments and baselines, in one write',
+    description:
+      'Needs the viewer role on the source and membership of the target workspace; the caller becomes a direct owner of the copy. Comments, members, invites, webhooks and saved versions are not copied. People assigned in the source stay assigned where they have access to the copy; others become resources without an account, with the same name. Task keys are numbered anew. Emits `project.created` with `data.source = "duplicate"`, then `task.created` and `dependency.created` for what it holds.',
+    params: projectParams,
+    body: { name: 'ProjectDuplicate', schema: ProjectDuplicate, required: false },
+    response: { status: 201, name: 'ProjectCopied', schema: ProjectCopied },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+  }),
+  listVersions: route({
+    operationId: 'listVersions',
+    method: 'GET',
+    path: '/api/projects/{projectId}/versions',
+    scope: 'read',
+    tag: 'Projects',
+    summary: 'Saved versions of the plan, newest first (without their content)',
+    params: projectParams,
+    response: { status: 200, name: 'VersionList', schema: VersionList },
+    errors: ['not_found'],
+  }),
+  saveVersion: route({
+    operationId: 'saveVersion',
+    method: 'POST',
+    path: '/api/projects/{projectId}/versions',
+    scope: 'write',
+    tag: 'Projects',
+    summary: 'Save the whole plan as a version, to restore later (editors and owners)',
+    description: 'A version holds the project\'s scheduling fields, tasks, dependencies, resources, assignments and baselines as they are now. It emits no event.',
+    params: projectParams,
+    body: { name: 'VersionCreate', schema: VersionCreate, required: false },
+    response: { status: 201, name: 'VersionResponse', schema: VersionResponse },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  restoreVersion: route({
+    operationId: 'restoreVersion',
+    method: 'POST',
+    path: '/api/projects/{projectId}/versions/{versionId}/restore',
+    scope: 'write',
+    credentials: 'session',
+    destructive: true,
+    tag: 'Projects',
+    summary: 'Make the plan the saved version again (editors and owners)',
+    description: [
+      sessionOnlyDeletion,
+      '`confirm` must be the project key: a restore deletes the tasks created since the version. In one write, the plan as it is is first saved as a version named "Before restore"; then tasks of the version get their saved values and place (tasks deleted since are created again, with new numbers), tasks created since are deleted, dependencies and assignments become the saved ones, and the project\'s start date, deadline and direction the saved ones; everything is recalculated. Baselines are kept as they are. Emits the events of that plan write (`task.*`, `dependency.*`) and one `project.updated` with `data.reason = "restore"` and `data.changes` (the project fields that changed, possibly none).',
+    ].join('\n\n'),
+    params: versionParams,
+    query: RestoreConfirmation,
+    response: { status: 200, name: 'VersionRestored', schema: VersionRestored },
+    errors: ['invalid_request', 'not_found', 'conflict'],
   }),
   listProjectMembers: route({
     operationId: 'listProjectMembers',

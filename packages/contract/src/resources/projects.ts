@@ -116,3 +116,43 @@ export const FullProject = z.object({
   baselines: z.array(BaselineWithTasks).describe('Additive: saved baselines with their task values, to compare with the plan.'),
 });
 export type FullProject = z.infer<typeof FullProject>;
+
+export const ProjectDuplicate = z.object({
+  name: name.optional().describe('Defaults to the source\'s name followed by " (copy)", shortened to fit the length limit.'),
+  key: projectKey.optional().describe('Derived from the name when omitted; stored upper-case.'),
+  workspaceId: Uuid.optional().describe("Defaults to the source's workspace when the caller is a member of it, else as for a new project."),
+  startDate: DateOnly.optional().describe("Defaults to the source's; another date moves the whole plan by as many days."),
+});
+
+export const ProjectCopied = z.object({
+  project: Project,
+  taskCount: z.number().int(),
+  conflicts: z.array(Conflict).describe('Scheduling conflicts of the new plan, as after any write.'),
+});
+
+export const Version = z.object({
+  id: Uuid,
+  projectId: Uuid,
+  name: z.string().nullable().describe('Null for versions saved without a name.'),
+  taskCount: z.number().int(),
+  createdBy: Uuid.nullable(),
+  createdAt: DateTime,
+});
+export type Version = z.infer<typeof Version>;
+
+export const VersionCreate = z.object({ name: name.optional() });
+export const VersionResponse = z.object({ version: Version });
+export const VersionList = z.object({ versions: z.array(Version).describe('Newest first.') });
+
+export const RestoreConfirmation = z.object({
+  confirm: z
+    .string({ error: 'is required: the key of the project, e.g. WEB' })
+    .max(100)
+    .describe('The project key, exactly: the person\'s explicit confirmation (a restore deletes the tasks created since the version).'),
+});
+
+export const VersionRestored = ProjectPatchResult.extend({
+  rescheduled: z.literal(true),
+  taskCount: z.number().int(),
+  savedBefore: Version.describe('The version saved automatically ("Before restore") just before: restoring it undoes the restore.'),
+});

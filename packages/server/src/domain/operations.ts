@@ -10,7 +10,9 @@ import { listBaselines, saveBaseline } from './planning/baselines.js';
 import { createComment, listComments } from './planning/comments.js';
 import { applyChangeSet, createTask, deleteDependency, deleteTask, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
 import type { PlanWriteResult } from './planning/write-plan.js';
+import { duplicateProject } from './projects/duplicate.js';
 import { createProject, deleteProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
+import { listVersions, restoreVersion, saveVersion } from './projects/versions.js';
 import { currentSession, endSession } from './sessions.js';
 import { getCurrentUser } from './users.js';
 import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
@@ -67,6 +69,13 @@ export const operations = {
   getProject: defineOperation(routes.getProject, async (ctx, actor, { params }) => new RawJson(await getFullProjectJson(ctx, actor, params.projectId))),
   updateProject: defineOperation(routes.updateProject, (ctx, actor, { params, body }) => updateProject(ctx, actor, params.projectId, body)),
   deleteProject: defineOperation(routes.deleteProject, (ctx, actor, { params, query }) => deleteProject(ctx, actor, params.projectId, query.confirm)),
+  duplicateProject: defineOperation(routes.duplicateProject, async (ctx, actor, { params, body }) => {
+    const { project, taskCount, conflicts } = await duplicateProject(ctx, actor, params.projectId, body ?? {});
+    return { project, taskCount, conflicts };
+  }),
+  listVersions: defineOperation(routes.listVersions, async (ctx, actor, { params }) => ({ versions: await listVersions(ctx, actor, params.projectId) })),
+  saveVersion: defineOperation(routes.saveVersion, async (ctx, actor, { params, body }) => ({ version: await saveVersion(ctx, actor, params.projectId, body?.name) })),
+  restoreVersion: defineOperation(routes.restoreVersion, (ctx, actor, { params, query }) => restoreVersion(ctx, actor, params.projectId, params.versionId, query.confirm)),
   listProjectMembers: defineOperation(routes.listProjectMembers, async (ctx, actor, { params }) => ({ members: await listProjectMembers(ctx, actor, params.projectId) })),
   setMemberRole: defineOperation(routes.setMemberRole, async (ctx, actor, { params, body }) => ({ member: await setMemberRole(ctx, actor, params.projectId, params.userId, body.role) })),
   removeMemberRole: defineOperation(routes.removeMemberRole, async (ctx, actor, { params }) => ({ userId: params.userId, member: await removeMemberRole(ctx, actor, params.projectId, params.userId) })),

@@ -4,16 +4,21 @@ import {
   CommentCreate,
   CommentList,
   jsonSchemaOf,
+  ProjectDuplicate,
   ProjectListQuery,
   TaskListQuery,
+  VersionCreate,
   TaskResponse,
   Uuid,
   type BaselineResponse,
   type CommentResponse,
   type FullProject,
+  type ProjectCopied,
   type ProjectList,
   type Scope,
   type TaskList,
+  type VersionList,
+  type VersionResponse,
   type WorkspaceList,
   type WriteResult,
 } from '@gantry/contract';
@@ -239,6 +244,40 @@ export const tools = {
     summary: (answer) => {
       const { baseline } = answer as Of<typeof BaselineResponse>;
       return `Baseline "${baseline.name}" saved at ${baseline.capturedAt}.`;
+    },
+  },
+  duplicate_project: {
+    title: 'Duplicate a project',
+    description:
+      'Copy a project into a new one: every task with its fields and progress, the dependencies, assignments and baselines (not comments or members). Give startDate to move the whole copy to another start; workspaceId to put it in another workspace of the user. Use it to start a similar project from one that exists.',
+    operation: operations.duplicateProject,
+    input: projectArgs.extend(ProjectDuplicate.shape),
+    annotations: write,
+    summary: (answer) => {
+      const { project, taskCount } = answer as Of<typeof ProjectCopied>;
+      return `Project ${project.key} "${project.name}" (${project.id}) created with ${plural(taskCount, 'task')}, starting ${project.startDate}.`;
+    },
+  },
+  list_versions: {
+    title: 'List saved versions',
+    description: 'The saved versions of a project\'s plan, newest first (name, task count, when and by whom). A version is restored only by a person in the web app.',
+    operation: operations.listVersions,
+    input: projectArgs,
+    annotations: read,
+    summary: (answer) => {
+      const { versions } = answer as Of<typeof VersionList>;
+      return counted(versions, 'saved version', (v) => `${v.name ?? 'unnamed'} (${v.createdAt.slice(0, 16)})`);
+    },
+  },
+  save_version: {
+    title: 'Save a version',
+    description: 'Save the whole plan as it is now as a version (optionally named), which a person can restore later in the web app. Use it before large changes.',
+    operation: operations.saveVersion,
+    input: projectArgs.extend(VersionCreate.shape),
+    annotations: write,
+    summary: (answer) => {
+      const { version } = answer as Of<typeof VersionResponse>;
+      return `Version ${version.name ? `"${version.name}" ` : ''}saved with ${plural(version.taskCount, 'task')} at ${version.createdAt}.`;
     },
   },
 } satisfies Record<string, Tool>;

@@ -15,6 +15,7 @@ import { migrations } from './migrations/index.js';
 import { apiKeyQueries } from './queries/api-keys.js';
 import { baselineQueries } from './queries/baselines.js';
 import { templateQueries } from './queries/templates.js';
+import { versionQueries } from './queries/versions.js';
 import { oauthQueries } from './queries/oauth.js';
 import { outboxQueries } from './queries/outbox.js';
 import { peopleQueries } from './queries/people.js';
@@ -40,6 +41,7 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     people: peopleQueries(db),
     baselines: baselineQueries(db),
     templates: templateQueries(db),
+    versions: versionQueries(db),
     outbox: outboxQueries(db),
     webhooks: webhookQueries(db, dialect),
     oauth: oauthQueries(db),

@@ -293,6 +293,17 @@ export interface BaselineTasksTable {
   cost_fixed: number;
 }
 
+/** A saved version of a plan: `document` is the plan document's JSON. */
+export interface ProjectVersionsTable {
+  id: string;
+  project_id: string;
+  name: string | null;
+  document: string;
+  task_count: number;
+  created_by: string | null;
+  created_at: string;
+}
+
 /** A POST replayed by `Idempotency-Key`: pending while `status` is null. */
 export interface IdempotencyKeysTable {
   user_id: string;
@@ -399,6 +410,7 @@ export interface Database {
   comments: CommentsTable;
   baselines: BaselinesTable;
   baseline_tasks: BaselineTasksTable;
+  project_versions: ProjectVersionsTable;
   idempotency_keys: IdempotencyKeysTable;
   mail_outbox: MailOutboxTable;
   webhooks: WebhooksTable;

@@ -9,6 +9,7 @@ import type { OAuthArtifactRow, oauthQueries } from './queries/oauth.js';
 import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
 import type { sessionQueries } from './queries/sessions.js';
+import type { ProjectVersionRow, VersionListRow, versionQueries } from './queries/versions.js';
 import type { DependencyRow, TaskPageOptions, taskQueries, TaskRow } from './queries/tasks.js';
 import type { TemplateRow, templateQueries, TemplateSummaryRow } from './queries/templates.js';
 import type { AttemptRow, DeliveryRow, OutboxEventRow, webhookQueries, WebhookRow } from './queries/webhooks.js';
@@ -27,6 +28,7 @@ export interface Queries {
   tasks: ReturnType<typeof taskQueries>;
   people: ReturnType<typeof peopleQueries>;
   baselines: ReturnType<typeof baselineQueries>;
+  versions: ReturnType<typeof versionQueries>;
   outbox: ReturnType<typeof outboxQueries>;
   webhooks: ReturnType<typeof webhookQueries>;
   oauth: ReturnType<typeof oauthQueries>;
@@ -85,12 +87,14 @@ export type {
   OAuthArtifactRow,
   ProjectAccessRow,
   ProjectRow,
+  ProjectVersionRow,
   ResourceRow,
   TaskPageOptions,
   TaskRow,
   TemplateRow,
   TemplateSummaryRow,
   UserRow,
+  VersionListRow,
   WorkspaceRow,
 };
 export type { Database, Flag } from './schema.js';

@@ -3,8 +3,8 @@ import { planningClient, uuid, type PlanTask, type PlanningClient, type WriteRes
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 import { callError, callOk, connectLegacy, connectModern, type McpClient } from './support.js';
 
-const readTools = ['get_plan', 'get_task', 'list_projects', 'list_workspaces', 'search_tasks'];
-const writeTools = ['add_comment', 'apply_changes', 'save_baseline', 'what_if'];
+const readTools = ['get_plan', 'get_task', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks'];
+const writeTools = ['add_comment', 'apply_changes', 'duplicate_project', 'save_baseline', 'save_version', 'what_if'];
 
 // docs/mcp.md: each official SDK client, over Streamable HTTP with an API key, lists the
 // tools and calls every one of them against the real server.
@@ -99,6 +99,13 @@ describe.each([
     const baseline = await callOk<{ baseline: { name: string } }>(client, 'save_baseline', { projectId, name: 'Agreed' });
     expect(baseline.structuredContent.baseline.name).toBe('Agreed');
     expect((await rest.listBaselines(projectId)).body.baselines.map((b) => b.name)).toContain('Agreed');
+    const version = await callOk<{ version: { name: string } }>(client, 'save_version', { projectId, name: 'Agreed' });
+    expect(version.content[0]?.text).toMatch(/^Version "Agreed" saved with \d+ tasks/);
+    const versions = await callOk<{ versions: { name: string }[] }>(client, 'list_versions', { projectId });
+    expect(versions.structuredContent.versions[0]?.name).toBe('Agreed');
+    const copy = await callOk<{ project: { id: string }; taskCount: number }>(client, 'duplicate_project', { projectId, name: 'Copied by MCP' });
+    expect(copy.content[0]?.text).toMatch(/^Project \w+ "Copied by MCP"/);
+    expect(copy.structuredContent.taskCount).toBe((await rest.fullProject(projectId)).body.tasks.length);
   });
 
   it('answers mistakes with the API error code, message and fields', async () => {

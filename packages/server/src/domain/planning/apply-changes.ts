@@ -32,7 +32,31 @@ export interface PlanChanges {
   /** Tasks deleted with their whole subtree and every dependency touching them (the web app only). */
   deleteTaskIds?: Located<{ id: string }>[];
   assignees?: AssigneeChange;
+  /**
+   * Internal, never from the public contract: whole-plan writes (a project made from a plan
+   * document, a restore) put tasks as the document records them, by task id. Applied
+   * after the item's public fields, whose rules these values bypass: they come from a plan
+   * where those rules already held.
+   */
+  recordedValues?: ReadonlyMap<string, RecordedTaskValues>;
   fullReschedule: boolean;
+}
+
+/** What a plan document records of a task beyond the public create and edit fields. */
+export interface RecordedTaskValues {
+  /** The task's place: its parent (a task that exists, or is created earlier in the write) and its sort key among its siblings. */
+  parentId: string | null;
+  sortKey: string;
+  durationMin: number;
+  workMin: number;
+  /** Where a manually scheduled task stays. */
+  manualStartAt: string | null;
+  manualFinishAt: string | null;
+  /** Progress as recorded, not as an edit made now (which would take today's schedule as the actual start). */
+  progressPct: number;
+  actualStartAt: string | null;
+  actualFinishAt: string | null;
+  assignments: { resourceId: string; unitsPct: number }[];
 }
 
 /** What the changes did, for the write result and the events. */
@@ -126,6 +150,7 @@ export class PlanEditor {
   /** Task ids by parent id, and link ids by "predecessor successor": built on first need, kept up to date by the edits. */
   private subtaskIndex?: Map<string | null, Set<string>>;
   private linkIndex?: Map<string, string>;
+  private recordedValues?: ReadonlyMap<string, RecordedTaskValues>;
 
   constructor(
     private readonly plan: Plan,
@@ -135,10 +160,12 @@ export class PlanEditor {
   ) {}
 
   apply(changes: PlanChanges): void {
-    for (const item of changes.deleteTaskIds ?? []) this.deleteTask(item);
+    this.recordedValues = changes.recordedValues;
     for (const item of changes.createTasks) this.createTask(item);
     for (const item of changes.updateTasks) this.updateTask(item);
     if (changes.assignees) this.assign(changes.assignees);
+    // After the moves: a task moved out of a deleted branch stays.
+    for (const item of changes.deleteTaskIds ?? []) this.deleteTask(item);
     for (const item of changes.deleteDependencyIds) this.deleteDependency(item);
     for (const item of changes.createDependencies) this.writeDependency(item);
     this.checkLinksAcrossMoves();
@@ -299,11 +326,56 @@ export class PlanEditor {
     this.plan.tasks.set(id, row);
     this.applied.createdTaskIds.push(id);
     this.createdIds.add(id);
-    this.place(row, { parentId: item.parentId, afterTaskId: item.afterTaskId, beforeTaskId: item.beforeTaskId }, item.path);
-    if (!row.sort_key) this.place(row, { parentId: null }, item.path);
+    if (!this.recordedValues?.has(id)) {
+      this.place(row, { parentId: item.parentId, afterTaskId: item.afterTaskId, beforeTaskId: item.beforeTaskId }, item.path);
+      if (!row.sort_key) this.place(row, { parentId: null }, item.path);
+    }
     this.checkConstraint(row, item.path);
     this.editProgress(row, item, item.path);
     if (item.manuallyScheduled) row.manually_scheduled = 1;
+    this.putRecordedValues(row, item.path);
+  }
+
+  /** A task's recorded values (`PlanChanges.recordedValues`), if the write has them. */
+  private putRecordedValues(row: TaskRow, path: string): void {
+    const recorded = this.recordedValues?.get(row.id);
+    if (!recorded) return;
+    if (recorded.parentId !== null && !this.plan.tasks.has(recorded.parentId)) return this.problem(field(path, 'parentId'), 'no such task in this plan');
+    // Set, not placed among the siblings: the document gives every sibling its key, so writing it costs no search.
+    this.subtaskIds(row.parent_id).delete(row.id);
+    this.subtaskIds(recorded.parentId).add(row.id);
+    row.parent_id = recorded.parentId;
+    row.sort_key = recorded.sortKey;
+    row.duration_min = recorded.durationMin;
+    row.work_min = recorded.workMin;
+    row.manual_start_at = recorded.manualStartAt;
+    row.manual_finish_at = recorded.manualFinishAt;
+    row.progress_pct = recorded.progressPct;
+    row.actual_start_at = recorded.actualStartAt;
+    row.actual_finish_at = recorded.actualFinishAt;
+    // As a progress edit stores them (engine applyProgressEdit); null while the task has not
+    // started, and on summaries, whose progress rolls up.
+    const started = row.type !== 'summary' && (recorded.progressPct > 0 || recorded.actualStartAt !== null || recorded.actualFinishAt !== null);
+    row.actual_duration_min = !started ? null : recorded.actualFinishAt !== null ? row.duration_min : Math.round((row.duration_min * recorded.progressPct) / 100);
+    row.remaining_duration_min = started ? row.duration_min - (row.actual_duration_min ?? 0) : null;
+    const current = new Map(this.assignmentsOf(row.id).map((a) => [a.resource_id, a.units_pct]));
+    if (current.size === recorded.assignments.length && recorded.assignments.every((a) => current.get(a.resourceId) === a.unitsPct)) return;
+    const beforeNames = this.assigneeNames(row.id);
+    this.plan.assignments.set(
+      row.id,
+      recorded.assignments.map((a) => ({ task_id: row.id, resource_id: a.resourceId, project_id: row.project_id, units_pct: a.unitsPct })),
+    );
+    this.applied.reassignedTaskIds.add(row.id);
+    if (!this.createdIds.has(row.id)) {
+      const changes = this.applied.editedTasks.get(row.id) ?? {};
+      changes.assignees = { from: beforeNames, to: this.assigneeNames(row.id) };
+      this.applied.editedTasks.set(row.id, changes);
+    }
+  }
+
+  /** Whether the task's progress is recorded by the write's document rather than made now. */
+  hasRecordedProgress(taskId: string): boolean {
+    return this.recordedValues?.has(taskId) ?? false;
   }
 
   /** Fields of an edit that a summary rolls up: refused if the task ends up with subtasks. */
@@ -383,6 +455,7 @@ export class PlanEditor {
     }
     this.checkConstraint(row, item.path);
     this.editProgress(row, item, item.path);
+    this.putRecordedValues(row, item.path);
     this.recordEdit(before, row);
   }
 

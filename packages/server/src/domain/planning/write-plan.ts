@@ -94,8 +94,10 @@ async function persist(tx: Queries, plan: Plan, applied: AppliedChanges, saved: 
   await tx.tasks.deleteTasks(applied.deletedTasks.map(({ row }) => row.id));
 }
 
-function isStartingProgress(plan: Plan): boolean {
+/** Whether the write starts progress: progress a document records (a copy, a restore) was not made now. */
+function isStartingProgress(plan: Plan, editor: PlanEditor): boolean {
   return [...plan.tasks.touched()].some((row) => {
+    if (editor.hasRecordedProgress(row.id)) return false;
     const before = plan.tasks.original(row.id);
     return (row.progress_pct > 0 || row.actual_start_at !== null) && (!before || (before.progress_pct === 0 && before.actual_start_at === null));
   });
@@ -164,7 +166,7 @@ export async function writePlanInTransaction(
   for (const row of saved) if (plan.tasks.original(row.id)) row.updated_at = now;
 
   const events: DomainEvent[] = [];
-  if (isStartingProgress(plan) && (await tx.baselines.list(projectId)).length === 0) {
+  if (isStartingProgress(plan, editor) && (await tx.baselines.list(projectId)).length === 0) {
     const baseline = await captureBaseline(tx, plan.project, [...plan.tasks.originals()], { name: null, capturedBy: actor.userId, now });
     events.push({ workspaceId: project.workspace_id, projectId, type: 'baseline.saved', data: { baseline, automatic: true } });
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, ProjectPatch } from '@gantry/contract';
+import type { Conflict, EventData, FullProject, Project, ProjectCreate, ProjectListItem, ProjectPatch } from '@gantry/contract';
 import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
@@ -24,7 +24,7 @@ export async function listProjects(ctx: DomainContext, actor: Actor, options: { 
 }
 
 /** Parents before their subtasks, siblings by sort key: the order of the Gantt chart. */
-function outlineOrder(rows: readonly TaskRow[]): TaskRow[] {
+export function outlineOrder(rows: readonly TaskRow[]): TaskRow[] {
   const children = new Map<string | null, TaskRow[]>();
   for (const row of rows) {
     const siblings = children.get(row.parent_id);
@@ -145,60 +145,80 @@ async function targetWorkspace(tx: Queries, actor: Actor, requested: string | un
   return workspaceId;
 }
 
-/** Creates a project; the creator becomes a direct owner. Emits `project.created`. */
-export async function createProject(ctx: DomainContext, actor: Actor, input: z.output<typeof ProjectCreate>): Promise<Project> {
+/** The fields of a new project, as `ProjectCreate` gives them. */
+export type NewProject = z.output<typeof ProjectCreate>;
+
+/**
+ * Inserts a new project inside the caller's transaction: the workspace (the one asked for,
+ * else the key's, else the personal one), the key (given and free, or derived from the
+ * name), the creator as a direct owner, and `project.created` with how it was made.
+ * `keyLocked`: the project is made with tasks, whose keys hold the project key.
+ */
+export async function insertProject(
+  ctx: DomainContext,
+  tx: Queries,
+  actor: Actor,
+  input: NewProject,
+  options: { source: ProjectSource; keyLocked: boolean },
+): Promise<ProjectRow> {
   const scheduleFrom = input.scheduleFrom ?? 'forward';
   if (scheduleFrom === 'backward' && !input.deadline) {
     throw invalid([{ path: 'deadline', message: 'is required when scheduleFrom is backward (the schedule is anchored at it)' }]);
   }
   const now = nowIso(ctx);
-  const row = await ctx.store.transaction(async (tx) => {
-    const workspaceId = await targetWorkspace(tx, actor, input.workspaceId);
-    await tx.workspaces.lockForWrite(workspaceId);
-    let key = input.key;
-    if (key) {
-      if (await tx.projects.keyExists(workspaceId, key)) {
-        throw conflict(`project key ${key} is already used in this workspace`, [{ path: 'key', message: 'already used in this workspace' }]);
-      }
-    } else {
-      const base = deriveProjectKey(input.name);
-      key = firstFreeKey(base, new Set(await tx.projects.keysStartingWith(workspaceId, base.slice(0, 3))));
+  const workspaceId = await targetWorkspace(tx, actor, input.workspaceId);
+  await tx.workspaces.lockForWrite(workspaceId);
+  let key = input.key;
+  if (key) {
+    if (await tx.projects.keyExists(workspaceId, key)) {
+      throw conflict(`project key ${key} is already used in this workspace`, [{ path: 'key', message: 'already used in this workspace' }]);
     }
-    const startDate = input.startDate ?? today(ctx);
-    const created: ProjectRow = {
-      id: randomUUID(),
-      workspace_id: workspaceId,
-      key,
-      key_locked: 0,
-      name: input.name,
-      description: input.description ?? null,
-      start_date: startDate,
-      calendar_id: null,
-      currency: input.currency ?? 'USD',
-      schedule_from: scheduleFrom,
-      deadline: input.deadline ?? null,
-      color: input.color ?? null,
-      settings: '{}',
-      archived_at: null,
-      created_by: actor.userId,
-      created_at: now,
-      updated_at: now,
-      finish_at: firstWorkingMinute(startDate),
-      task_count: 0,
-      next_task_number: 1,
-      plan_version: 0,
-      deleted_at: null,
-      deleted_by: null,
-    };
-    await tx.projects.insert(created);
-    await tx.projects.putMember({ project_id: created.id, user_id: actor.userId, role: 'owner', created_at: now });
-    await appendEvents(tx, actor, now, [
-      { type: 'project.created', workspaceId, projectId: created.id, data: { project: presentProject(created), source: 'blank' } },
-    ]);
-    return created;
-  });
+  } else {
+    const base = deriveProjectKey(input.name);
+    key = firstFreeKey(base, new Set(await tx.projects.keysStartingWith(workspaceId, base.slice(0, 3))));
+  }
+  const startDate = input.startDate ?? today(ctx);
+  const created: ProjectRow = {
+    id: randomUUID(),
+    workspace_id: workspaceId,
+    key,
+    key_locked: options.keyLocked ? 1 : 0,
+    name: input.name,
+    description: input.description ?? null,
+    start_date: startDate,
+    calendar_id: null,
+    currency: input.currency ?? 'USD',
+    schedule_from: scheduleFrom,
+    deadline: input.deadline ?? null,
+    color: input.color ?? null,
+    settings: '{}',
+    archived_at: null,
+    created_by: actor.userId,
+    created_at: now,
+    updated_at: now,
+    finish_at: firstWorkingMinute(startDate),
+    task_count: 0,
+    next_task_number: 1,
+    plan_version: 0,
+    deleted_at: null,
+    deleted_by: null,
+  };
+  await tx.projects.insert(created);
+  await tx.projects.putMember({ project_id: created.id, user_id: actor.userId, role: 'owner', created_at: now });
+  await appendEvents(tx, actor, now, [
+    { type: 'project.created', workspaceId, projectId: created.id, data: { project: presentProject(created), source: options.source } },
+  ]);
+  return created;
+}
+
+/** Creates a blank project; the creator becomes a direct owner. Emits `project.created`. */
+export async function createProject(ctx: DomainContext, actor: Actor, input: NewProject): Promise<Project> {
+  const row = await ctx.store.transaction((tx) => insertProject(ctx, tx, actor, input, { source: 'blank', keyLocked: false }));
   return presentProject(row);
 }
+
+/** How a project was made, as `project.created` says. */
+export type ProjectSource = EventData<'project.created'>['source'];
 
 const patchableColumns = {
   name: 'name',
@@ -210,6 +230,17 @@ const patchableColumns = {
   scheduleFrom: 'schedule_from',
   color: 'color',
 } as const satisfies Partial<Record<keyof Project, keyof ProjectRow>>;
+
+/** The fields of the project's read shape that differ between two versions of its row, `{field: {from, to}}`: `project.updated`'s `changes`. */
+export function projectChanges(current: ProjectRow, next: ProjectRow): Record<string, { from: unknown; to: unknown }> {
+  const before = presentProject(current);
+  const after = presentProject(next);
+  const changes: Record<string, { from: unknown; to: unknown }> = {};
+  for (const field of Object.keys(after) as (keyof Project)[]) {
+    if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = { from: before[field], to: after[field] };
+  }
+  return changes;
+}
 
 /** Changes that move the schedule: the anchor dates and the direction. */
 function needsReschedule(changed: Set<string>, scheduleFrom: 'forward' | 'backward'): boolean {
@@ -242,13 +273,8 @@ export async function updateProject(
       next.archived_at = patch.archived ? now : null;
     }
 
-    const before = presentProject(current);
-    const after = presentProject(next);
-    const changes: Record<string, { from: unknown; to: unknown }> = {};
-    for (const field of Object.keys(after) as (keyof Project)[]) {
-      if (JSON.stringify(before[field]) !== JSON.stringify(after[field])) changes[field] = { from: before[field], to: after[field] };
-    }
-    if (Object.keys(changes).length === 0) return { project: before, conflicts: [], rescheduled: false, plan: null };
+    const changes = projectChanges(current, next);
+    if (Object.keys(changes).length === 0) return { project: presentProject(current), conflicts: [], rescheduled: false, plan: null };
 
     if (next.schedule_from === 'backward' && !next.deadline) {
       throw invalid([{ path: 'deadline', message: 'is required while scheduleFrom is backward (the schedule is anchored at it)' }]);
