@@ -9,7 +9,7 @@ import {
   ProjectList,
   ProjectListQuery,
   ProjectPatch,
-  ProjectCopied,
+  NewProjectResult,
   ProjectDuplicate,
   ProjectPatchResult,
   ProjectResponse,
@@ -72,6 +72,8 @@ import {
   WebhookWithSecret,
 } from './resources/webhooks.js';
 import { WorkspaceList } from './resources/workspaces.js';
+import { ProjectExportQuery, ProjectImport, ProjectImportResult } from './resources/exchange.js';
+import { ProjectFromTemplate, TemplateCreate, TemplateList, TemplateListQuery, TemplateResponse } from './resources/templates.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /** `read` suffices for reads; `write` includes `read`. */
@@ -361,6 +363,72 @@ export const routes = {
     response: { status: 200, name: 'ProjectDeleted', schema: ProjectDeleted },
     errors: ['invalid_request', 'not_found'],
   }),
+  listTemplates: route({
+    operationId: 'listTemplates',
+    method: 'GET',
+    path: '/api/templates',
+    scope: 'read',
+    tag: 'Templates',
+    summary: 'Templates to start a project from: the built-in ones, then those saved in your workspaces',
+    description:
+      'Built-in templates have their texts in the 24 languages of the service (`locale`); `taskCount` and `durationDays` are computed from the plan each template makes, not typed in.',
+    query: TemplateListQuery,
+    response: { status: 200, name: 'TemplateList', schema: TemplateList },
+    errors: ['invalid_request'],
+  }),
+  createTemplate: route({
+    operationId: 'createTemplate',
+    method: 'POST',
+    path: '/api/templates',
+    scope: 'write',
+    tag: 'Templates',
+    summary: "Save a project's plan as a template of its workspace",
+    description:
+      'Editors of the project. The template keeps the phases, tasks, durations, dependencies, constraints and calendars; not progress, assignments or baselines. Everyone in the workspace sees it in the template list (`kind = user`).',
+    body: { name: 'TemplateCreate', schema: TemplateCreate, required: true },
+    response: { status: 201, name: 'TemplateResponse', schema: TemplateResponse },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  createProjectFromTemplate: route({
+    operationId: 'createProjectFromTemplate',
+    method: 'POST',
+    path: '/api/projects/from-template',
+    scope: 'write',
+    tag: 'Projects',
+    summary: 'Create a project from a template',
+    description:
+      'The plan starts on `startDate`; task names are in `locale`; `tz` puts the working hours of the project calendar in that time zone. An unknown `templateId` (or one saved in a workspace the caller is not in) is a 400 on that field. Emits `project.created` with `data.source = "template"`, then `task.created` and `dependency.created` for what it holds.',
+    body: { name: 'ProjectFromTemplate', schema: ProjectFromTemplate, required: true },
+    response: { status: 201, name: 'NewProjectResult', schema: NewProjectResult },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+  }),
+  importProject: route({
+    operationId: 'importProject',
+    method: 'POST',
+    path: '/api/projects/import',
+    scope: 'write',
+    tag: 'Projects',
+    summary: 'Create a project from a Microsoft Project file (MSPDI XML)',
+    description:
+      'Tasks with their outline, dependencies with lags, constraints, deadlines, calendars with exceptions, resources (as people without an account) and assignments, and baselines. `report` lists what the file held that the plan leaves out or keeps in a nearby form. A file that cannot be read (malformed, not Microsoft Project XML, any DOCTYPE or entity declaration, over the limits) is a 400 on `data`, and nothing is created. Emits `project.created` with `data.source = "import"`, then `task.created` and `dependency.created`.',
+    body: { name: 'ProjectImport', schema: ProjectImport, required: true },
+    response: { status: 201, name: 'ProjectImportResult', schema: ProjectImportResult },
+    errors: ['invalid_request', 'not_found', 'conflict'],
+  }),
+  exportProject: route({
+    operationId: 'exportProject',
+    method: 'GET',
+    path: '/api/projects/{projectId}/export',
+    scope: 'read',
+    tag: 'Projects',
+    summary: 'The plan as a file: Microsoft Project XML or CSV',
+    description:
+      'A download (`Content-Disposition: attachment`, named after the project key). `mspdi` opens in Microsoft Project and tools built on MPXJ, with the dates as scheduled, and imports back as the same plan; `csv` has one row per task in outline order.',
+    params: projectParams,
+    query: ProjectExportQuery,
+    response: { status: 200, name: 'ProjectExport', schema: z.string(), media: ['application/xml', 'text/csv'] },
+    errors: ['invalid_request', 'not_found'],
+  }),
   duplicateProject: route({
     operationId: 'duplicateProject',
     method: 'POST',
@@ -372,7 +440,7 @@ export const routes = {
       'Needs the viewer role on the source and membership of the target workspace; the caller becomes a direct owner of the copy. Comments, members, invites, webhooks and saved versions are not copied. People assigned in the source stay assigned where they have access to the copy; others become resources without an account, with the same name. Task keys are numbered anew. Emits `project.created` with `data.source = "duplicate"`, then `task.created` and `dependency.created` for what it holds.',
     params: projectParams,
     body: { name: 'ProjectDuplicate', schema: ProjectDuplicate, required: false },
-    response: { status: 201, name: 'ProjectCopied', schema: ProjectCopied },
+    response: { status: 201, name: 'NewProjectResult', schema: NewProjectResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
   }),
   listVersions: route({

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { Uuid } from '../common.js';
 import { limits } from '../limits.js';
-import { Project } from './projects.js';
-import { Conflict } from './tasks.js';
+import { NewProjectResult } from './projects.js';
 
 export const ImportSubject = z.enum(['project', 'calendar', 'task', 'dependency', 'resource', 'assignment', 'baseline']);
 export type ImportSubject = z.infer<typeof ImportSubject>;
@@ -43,12 +42,7 @@ export const ProjectImport = z.object({
   workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
 });
 
-export const ProjectImportResult = z.object({
-  project: Project,
-  taskCount: z.number().int(),
-  conflicts: z.array(Conflict),
-  report: ImportReport,
-});
+export const ProjectImportResult = NewProjectResult.extend({ report: ImportReport });
 
 export const ExportFormat = z.enum(['mspdi', 'csv']);
 export const ProjectExportQuery = z.object({

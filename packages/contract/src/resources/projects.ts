@@ -124,7 +124,8 @@ export const ProjectDuplicate = z.object({
   startDate: DateOnly.optional().describe("Defaults to the source's; another date moves the whole plan by as many days."),
 });
 
-export const ProjectCopied = z.object({
+/** A project made whole in one write (duplicated, from a template, imported): the project, its size and the conflicts of its schedule. */
+export const NewProjectResult = z.object({
   project: Project,
   taskCount: z.number().int(),
   conflicts: z.array(Conflict).describe('Scheduling conflicts of the new plan, as after any write.'),

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { DateOnly, Uuid } from '../common.js';
 import { limits, locales } from '../limits.js';
-import { Project } from './projects.js';
-import { Conflict } from './tasks.js';
 
 export const Template = z.object({
   id: z.string().describe('`builtin:<slug>`, or the id of a template saved by a user.'),
@@ -38,12 +36,6 @@ export const ProjectFromTemplate = z.object({
   locale: z.enum(locales).optional().describe('Language of the template texts (task names); default `en`. Templates saved by users keep their own texts.'),
   tz: z.string().optional().describe('IANA time zone of the project calendar: the working hours (08:00-12:00, 13:00-17:00, Monday to Friday) are in this zone. Default UTC.'),
   workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
-});
-
-export const ProjectFromTemplateResult = z.object({
-  project: Project,
-  taskCount: z.number().int(),
-  conflicts: z.array(Conflict),
 });
 
 export const TemplateCreate = z.object({

@@ -18,6 +18,8 @@ import { getCurrentUser } from './users.js';
 import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
 import { createWebhook, deleteWebhook, enableWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
 import { listWorkspaces } from './workspaces.js';
+import { exportProject, importProject } from './exchange/project-files.js';
+import { createProjectFromTemplate, listTemplates, saveTemplate } from './templates/templates.js';
 
 /** The write result without the plan the domain worked on. */
 function writeResult<T extends PlanWriteResult>({ plan: _plan, ...result }: T): Omit<T, 'plan'> {
@@ -69,6 +71,11 @@ export const operations = {
   getProject: defineOperation(routes.getProject, async (ctx, actor, { params }) => new RawJson(await getFullProjectJson(ctx, actor, params.projectId))),
   updateProject: defineOperation(routes.updateProject, (ctx, actor, { params, body }) => updateProject(ctx, actor, params.projectId, body)),
   deleteProject: defineOperation(routes.deleteProject, (ctx, actor, { params, query }) => deleteProject(ctx, actor, params.projectId, query.confirm)),
+  listTemplates: defineOperation(routes.listTemplates, async (ctx, actor, { query }) => ({ templates: await listTemplates(ctx, actor, query.locale) })),
+  createTemplate: defineOperation(routes.createTemplate, async (ctx, actor, { body }) => ({ template: await saveTemplate(ctx, actor, body) })),
+  createProjectFromTemplate: defineOperation(routes.createProjectFromTemplate, (ctx, actor, { body }) => createProjectFromTemplate(ctx, actor, body)),
+  importProject: defineOperation(routes.importProject, (ctx, actor, { body }) => importProject(ctx, actor, body)),
+  exportProject: defineOperation(routes.exportProject, (ctx, actor, { params, query }) => exportProject(ctx, actor, params.projectId, query.format)),
   duplicateProject: defineOperation(routes.duplicateProject, async (ctx, actor, { params, body }) => {
     const { project, taskCount, conflicts } = await duplicateProject(ctx, actor, params.projectId, body ?? {});
     return { project, taskCount, conflicts };

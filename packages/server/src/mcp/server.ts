@@ -13,7 +13,7 @@ import {
   type BaselineResponse,
   type CommentResponse,
   type FullProject,
-  type ProjectCopied,
+  type NewProjectResult,
   type ProjectList,
   type Scope,
   type TaskList,
@@ -254,7 +254,7 @@ export const tools = {
     input: projectArgs.extend(ProjectDuplicate.shape),
     annotations: write,
     summary: (answer) => {
-      const { project, taskCount } = answer as Of<typeof ProjectCopied>;
+      const { project, taskCount } = answer as Of<typeof NewProjectResult>;
       return `Project ${project.key} "${project.name}" (${project.id}) created with ${plural(taskCount, 'task')}, starting ${project.startDate}.`;
     },
   },

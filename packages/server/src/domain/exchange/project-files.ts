@@ -1,6 +1,7 @@
 import type { ExportFormat, ImportReport, ProjectImport } from '@gantry/contract';
 import type { z } from 'zod';
 import type { Actor, DomainContext } from '../context.js';
+import { FileDownload } from '../operation.js';
 import { requireProject } from '../permissions.js';
 import { createProjectFromDocument, documentOfProject, type ProjectFromDocument } from '../projects/plan-documents.js';
 import { writeCsv } from './csv.js';
@@ -24,10 +25,10 @@ const exportMedia = {
 } as const;
 
 /** The plan as a file for Microsoft Project (with the dates as scheduled) or a spreadsheet (viewers). */
-export async function exportProject(ctx: DomainContext, actor: Actor, projectId: string, format: z.output<typeof ExportFormat>): Promise<{ bytes: Buffer; mediaType: string; filename: string }> {
+export async function exportProject(ctx: DomainContext, actor: Actor, projectId: string, format: z.output<typeof ExportFormat>): Promise<FileDownload> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
   const [document, tasks] = await Promise.all([documentOfProject(ctx.store.q, project), ctx.store.q.tasks.listForProject(project.id)]);
   const schedule: TaskSchedule = new Map(tasks.flatMap((task) => (task.start_at && task.finish_at ? [[task.id, { startAt: task.start_at, finishAt: task.finish_at }] as const] : [])));
   const { mediaType, extension, write } = exportMedia[format];
-  return { bytes: Buffer.from(write(document, schedule), 'utf8'), mediaType, filename: `${project.key}.${extension}` };
+  return new FileDownload(Buffer.from(write(document, schedule), 'utf8'), mediaType, `${project.key}.${extension}`);
 }

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { locales, type Locale, type Template, type TemplateCreate } from '@gantry/contract';
+import { locales, type Locale, type ProjectFromTemplate, type Template, type TemplateCreate } from '@gantry/contract';
 import type { z } from 'zod';
 import type { TemplateSummaryRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
-import { notFound } from '../errors.js';
+import { invalid } from '../errors.js';
 import { documentDurationDays } from '../exchange/schedule-document.js';
 import type { PlanDocument } from '../exchange/plan-document.js';
 import { requireProject } from '../permissions.js';
-import { documentOfProject } from '../projects/plan-documents.js';
+import { createProjectFromDocument, documentOfProject, type ProjectFromDocument } from '../projects/plan-documents.js';
 import { builtinTemplateDocument, findBuiltinTemplate, presentBuiltinTemplate } from './builtin-documents.js';
 import { builtinTemplates } from './builtin/index.js';
 
@@ -37,15 +37,30 @@ export async function listTemplates(ctx: DomainContext, actor: Actor, locale: st
 }
 
 /**
- * The plan of a template, as a document starting on its own start date: a built-in one in
- * `locale`, a saved one as it was saved (only for people of its workspace; others get 404).
+ * The plan of a template: a built-in one in `locale`, starting on `startDate`; a saved one
+ * as it was saved (only for people of its workspace: to others it does not exist).
  */
-export async function templatePlan(ctx: DomainContext, actor: Actor, templateId: string, locale: Locale, startDate: string): Promise<PlanDocument> {
+async function templatePlan(ctx: DomainContext, actor: Actor, templateId: string, locale: Locale, startDate: string): Promise<PlanDocument> {
   const builtin = findBuiltinTemplate(templateId);
   if (builtin) return builtinTemplateDocument(builtin, locale, startDate);
   const row = /^[0-9a-f-]{36}$/.test(templateId) ? await ctx.store.q.templates.findById(templateId) : undefined;
-  if (!row || !(await visibleWorkspaceIds(ctx, actor)).includes(row.workspace_id)) throw notFound('template');
+  if (!row || !(await visibleWorkspaceIds(ctx, actor)).includes(row.workspace_id)) {
+    throw invalid([{ path: 'templateId', message: 'no such template; GET /api/templates lists the ones you can use' }]);
+  }
   return JSON.parse(row.document) as PlanDocument;
+}
+
+/** `POST /api/projects/from-template`: the template's plan as a new project starting on `startDate`. */
+export async function createProjectFromTemplate(ctx: DomainContext, actor: Actor, input: z.output<typeof ProjectFromTemplate>): Promise<Omit<ProjectFromDocument, 'durationMs'>> {
+  const document = await templatePlan(ctx, actor, input.templateId, input.locale ?? 'en', input.startDate);
+  const { durationMs: _durationMs, ...created } = await createProjectFromDocument(ctx, actor, document, {
+    source: 'template',
+    name: input.name,
+    key: input.key,
+    workspaceId: input.workspaceId,
+    startDate: input.startDate,
+  });
+  return created;
 }
 
 /**
