@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Uuid } from './common.js';
+import { limits } from './limits.js';
 import type { ErrorCode } from './errors.js';
 import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
 import { MemberList, MemberRemoved, MemberResponse, MemberRolePut } from './resources/members.js';
@@ -116,7 +117,14 @@ export interface RouteDef<
    * chooses the variant to validate with when the body may take several shapes, so that
    * problems are reported against the shape the client meant.
    */
-  body?: { name: string; schema: B; required: boolean; pick?: (body: unknown) => z.ZodType };
+  body?: {
+    name: string;
+    schema: B;
+    required: boolean;
+    pick?: (body: unknown) => z.ZodType;
+    /** The longest string a field of this body takes, when one takes more than a description (a whole file). */
+    longestString?: number;
+  };
   /**
    * The success response; `alsoStatus` documents a second success status with the same
    * body. A 204 has no body (its schema is `z.void()`, and its name is not published).
@@ -411,7 +419,7 @@ export const routes = {
     summary: 'Create a project from a Microsoft Project file (MSPDI XML)',
     description:
       'Tasks with their outline, dependencies with lags, constraints, deadlines, calendars with exceptions, resources (as people without an account) and assignments, and baselines. `report` lists what the file held that the plan leaves out or keeps in a nearby form. A file that cannot be read (malformed, not Microsoft Project XML, any DOCTYPE or entity declaration, over the limits) is a 400 on `data`, and nothing is created. Emits `project.created` with `data.source = "import"`, then `task.created` and `dependency.created`.',
-    body: { name: 'ProjectImport', schema: ProjectImport, required: true },
+    body: { name: 'ProjectImport', schema: ProjectImport, required: true, longestString: limits.requestBodyMaxBytes },
     response: { status: 201, name: 'ProjectImportResult', schema: ProjectImportResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
   }),

@@ -114,7 +114,7 @@ export interface RawInput {
 function parseInput<D extends RouteDef>(def: D, raw: RawInput): OperationInput<D> {
   const params = def.params?.safeParse(raw.params ?? {});
   if (params && !params.success) throw notFound();
-  const bounds = [...boundsProblems(raw.query, 'query'), ...boundsProblems(raw.body, 'body')];
+  const bounds = [...boundsProblems(raw.query, 'query'), ...boundsProblems(raw.body, 'body', def.body?.longestString)];
   if (bounds.length > 0) throw invalid(bounds);
   // No body at all is an empty object; a body that is not an object (`null` included) is refused.
   const rawBody = raw.body === undefined ? {} : raw.body;

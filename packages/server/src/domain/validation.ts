@@ -47,7 +47,7 @@ function pathOf(visit: Visit, root: string): string {
  * any schema needs, more values in all than the largest change set holds. Stops at the
  * first `errorFieldsMax` problems. Iterative, so any JSON the parser accepted is safe to walk.
  */
-export function boundsProblems(value: unknown, root: string): FieldProblem[] {
+export function boundsProblems(value: unknown, root: string, longestString: number = limits.descriptionMaxLength): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const stack: Visit[] = [{ value, key: root, parent: null, depth: 0 }];
   let values = 0;
@@ -60,8 +60,8 @@ export function boundsProblems(value: unknown, root: string): FieldProblem[] {
       break;
     }
     if (typeof item === 'string') {
-      // No field takes more than a description (notes, comments); most take less.
-      if (item.length > limits.descriptionMaxLength) problem(`is longer than ${limits.descriptionMaxLength} characters`);
+      // No field takes more than a description (notes, comments) unless its route says so (an imported file); most take less.
+      if (item.length > longestString) problem(`is longer than ${longestString} characters`);
       else if (!item.isWellFormed()) problem('must be well-formed Unicode (it holds a lone UTF-16 surrogate)');
       else if (item.includes('\u0000')) problem('must not contain the NUL character (U+0000)');
     } else if (item !== null && typeof item === 'object') {

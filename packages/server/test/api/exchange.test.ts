@@ -45,6 +45,12 @@ describe('Microsoft Project import and export', () => {
   const planShape = (tasks: PlanTask[]) =>
     tasks.map((t) => ({ name: t.name, type: t.type, durationMin: t.durationMin, startAt: t.startAt, finishAt: t.finishAt, constraintKind: t.constraintKind, constraintDate: t.constraintDate, manuallyScheduled: t.manuallyScheduled }));
 
+  /** The links by task names, in one order (links written together have no order of their own). */
+  const linksOf = (plan: { tasks: PlanTask[]; dependencies: { predecessorId: string; successorId: string; type: string; lagMin: number }[] }) => {
+    const names = new Map(plan.tasks.map((t) => [t.id, t.name]));
+    return plan.dependencies.map((d) => `${names.get(d.predecessorId)} ${d.type}${d.lagMin} ${names.get(d.successorId)}`).sort();
+  };
+
   it.each(files)('%s: imports with the dates Microsoft Project computed, and exports to a file that imports as the same plan', async (file) => {
     const xml = readFileSync(join(FIXTURES, file), 'utf8');
     const imported = await importFile(xml);
@@ -69,12 +75,12 @@ describe('Microsoft Project import and export', () => {
     expect(again.status, JSON.stringify(again.body).slice(0, 2000)).toBe(201);
     const second = await client.fullProject(again.body.project.id);
     expect(planShape(second.body.tasks)).toEqual(planShape(full.body.tasks));
-    expect(second.body.dependencies.map((d) => [d.type, d.lagMin])).toEqual(full.body.dependencies.map((d) => [d.type, d.lagMin]));
+    expect(linksOf(second.body)).toEqual(linksOf(full.body));
   });
 
   it('exports a spreadsheet with one row per task', async () => {
     const imported = await importFile(readFileSync(join(FIXTURES, files[0]!), 'utf8'), { name: 'Spreadsheet' });
-    const csv = await exportFile(imported.body.project.id, 'csv', reader.key);
+    const csv = await exportFile(imported.body.project.id, 'csv');
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = (await csv.text()).trimEnd().split('\r\n');

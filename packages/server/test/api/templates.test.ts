@@ -131,10 +131,12 @@ describe('templates', () => {
     it('saves a plan as a template of its workspace, without its progress, and makes projects from it', async () => {
       const client = planningClient(server, owner.key);
       const project = await client.createProject({ name: 'Audit', key: 'AUD' });
-      const phase = (await client.createTask(project.id, { name: 'Fieldwork' })).body.tasks[0]!;
-      const a = (await client.createTask(project.id, { name: 'Interviews', durationMin: 960, parentId: phase.id, progressPct: 50 })).body.tasks[0]!;
-      const b = (await client.createTask(project.id, { name: 'Report', durationMin: 1440, parentId: phase.id })).body.tasks[0]!;
-      expect((await client.link(project.id, { predecessorId: a.id, successorId: b.id })).status).toBe(201);
+      const newTask = async (body: Record<string, unknown>) => (await client.createTask(project.id, body)).body.tasks.find((t) => t.name === body.name)!;
+      const phase = await newTask({ name: 'Fieldwork' });
+      const a = await newTask({ name: 'Interviews', durationMin: 960, parentId: phase.id, progressPct: 50 });
+      const b = await newTask({ name: 'Report', durationMin: 1440, parentId: phase.id });
+      const linked = await client.link(project.id, { predecessorId: a.id, successorId: b.id });
+      expect(linked.status, JSON.stringify(linked.body)).toBe(201);
 
       const saved = await server.request<Body<{ template: Template }>>('POST', '/api/templates', { key: owner.key, body: { projectId: project.id, name: 'Audit plan' } });
       expect(saved.status, JSON.stringify(saved.body)).toBe(201);
