@@ -3,10 +3,24 @@ import { describeError } from './api';
 import { Alert, Field } from './components';
 
 /**
- * Deletion asks the person to type what is deleted (its key), as the API requires it in
- * `confirm`: nothing is deleted by a stray click.
+ * Deletion (and a restore, which deletes what came since) asks the person to type the key
+ * of what it deletes, as the API requires it in `confirm`: nothing is lost by a stray click.
  */
-export function ConfirmDeletion({ title, explanation, expected, onConfirm, onClose }: { title: string; explanation: string; expected: string; onConfirm: () => Promise<void>; onClose: () => void }) {
+export function ConfirmDeletion({
+  title,
+  explanation,
+  expected,
+  action = 'Delete',
+  onConfirm,
+  onClose,
+}: {
+  title: string;
+  explanation: string;
+  expected: string;
+  action?: string;
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [typed, setTyped] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -39,7 +53,7 @@ export function ConfirmDeletion({ title, explanation, expected, onConfirm, onClo
         <Field label={`Type ${expected} to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoFocus />
         <div className="actions">
           <button type="submit" className="danger" disabled={busy || typed.trim().toUpperCase() !== expected.toUpperCase()}>
-            Delete
+            {action}
           </button>
           <button type="button" className="secondary" onClick={onClose}>
             Cancel

@@ -22,3 +22,6 @@ export type Delivery = z.infer<typeof contract.Delivery>;
 export type OAuthGrant = z.infer<typeof contract.OAuthGrant>;
 export type Invite = z.infer<typeof contract.Invite>;
 export type ProjectRole = z.infer<typeof contract.ProjectRole>;
+export type Template = z.infer<typeof contract.Template>;
+export type ProjectVersion = z.infer<typeof contract.Version>;
+export type ImportReport = z.infer<typeof contract.ImportReport>;

@@ -8,6 +8,7 @@ import { GanttChart } from '../gantt/gantt-chart';
 import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
 import { MembersPanel } from './members-panel';
+import { VersionsPanel } from './versions-panel';
 import { SchedulePreview, type Span } from '../gantt/preview';
 import { timeScale, type Zoom } from '../gantt/time-scale';
 import { useSession } from '../session';
@@ -43,7 +44,7 @@ export function ProjectPage() {
   const [newName, setNewName] = useState('');
   const [newDays, setNewDays] = useState('1');
   const [asSubtask, setAsSubtask] = useState(false);
-  const [showMembers, setShowMembers] = useState(false);
+  const [panel, setPanel] = useState<'members' | 'versions' | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -182,8 +183,11 @@ export function ProjectPage() {
               Save baseline
             </button>
           )}
-          <button type="button" className="secondary" aria-pressed={showMembers} onClick={() => setShowMembers(!showMembers)}>
+          <button type="button" className="secondary" aria-pressed={panel === 'members'} onClick={() => setPanel(panel === 'members' ? null : 'members')}>
             Members
+          </button>
+          <button type="button" className="secondary" aria-pressed={panel === 'versions'} onClick={() => setPanel(panel === 'versions' ? null : 'versions')}>
+            Versions and files
           </button>
           {lastChange && (
             <button type="button" className="secondary" onClick={() => void write(lastChange.undo).catch(() => undefined)}>
@@ -246,7 +250,8 @@ export function ProjectPage() {
             onLink={link}
           />
         )}
-        {showMembers && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={load} onClose={() => setShowMembers(false)} />}
+        {panel === 'members' && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={load} onClose={() => setPanel(null)} />}
+        {panel === 'versions' && !opened && <VersionsPanel project={plan.project} editable={editable} onRestored={load} onClose={() => setPanel(null)} />}
         {opened && (
           <TaskDrawer
             key={opened.id}

@@ -1,10 +1,11 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, ApiError, describeError } from '../api';
-import { Alert, Field, TableHead } from '../components';
+import { api, describeError } from '../api';
+import { Alert, TableHead } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { formatDate } from '../format';
 import type { Project, ProjectListItem } from '../types';
+import { NewProject } from './new-project';
 
 export function ProjectsPage() {
   const navigate = useNavigate();
@@ -12,9 +13,6 @@ export function ProjectsPage() {
   const [showArchived, setShowArchived] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<ProjectListItem | null>(null);
-  const [name, setName] = useState('');
-  const [startDate, setStartDate] = useState(() => new Date().toISOString().slice(0, 10));
-  const [createError, setCreateError] = useState<ApiError | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -26,15 +24,12 @@ export function ProjectsPage() {
   }, [showArchived]);
   useEffect(() => void load(), [load]);
 
-  const create = async (event: FormEvent) => {
-    event.preventDefault();
-    setCreateError(null);
+  const duplicate = async (source: ProjectListItem) => {
     try {
-      const { project } = await api<{ project: Project }>('POST', '/api/projects', { name, startDate });
+      const { project } = await api<{ project: Project }>('POST', `/api/projects/${source.id}/duplicate`, {});
       void navigate(`/projects/${project.id}`);
     } catch (caught) {
-      if (caught instanceof ApiError) setCreateError(caught);
-      else setError(describeError(caught));
+      setError(describeError(caught));
     }
   };
 
@@ -51,12 +46,7 @@ export function ProjectsPage() {
     <main className="page">
       <h1>Projects</h1>
       {error && <Alert>{error}</Alert>}
-      <form className="inline-form" onSubmit={create} aria-label="New project">
-        <Field label="Project name" placeholder="Website relaunch" required value={name} onChange={(e) => setName(e.target.value)} error={createError?.field('name')} />
-        <Field label="Start" type="date" required value={startDate} onChange={(e) => setStartDate(e.target.value)} error={createError?.field('startDate')} />
-        <button type="submit">Create</button>
-      </form>
-      {createError && createError.fields.length === 0 && <Alert>{createError.message}</Alert>}
+      <NewProject />
       <label className="check">
         <input type="checkbox" checked={showArchived} onChange={(e) => setShowArchived(e.target.checked)} /> Show archived projects
       </label>
@@ -80,6 +70,9 @@ export function ProjectsPage() {
                 <td>{formatDate(`${project.startDate}T00:00:00Z`)}</td>
                 <td>{formatDate(project.finishAt)}</td>
                 <td className="row-actions">
+                  <button type="button" className="link" onClick={() => void duplicate(project)}>
+                    Duplicate
+                  </button>
                   {project.role === 'owner' && (
                     <>
                       <button type="button" className="link" onClick={() => void setArchived(project, !project.archivedAt)}>

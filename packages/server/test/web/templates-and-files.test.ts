@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { builtinTemplates } from '../../src/domain/templates/builtin/index.js';
+import { launchBrowser, newPage, screenshots } from '../support/browser.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '../../../engine/test/golden/mspdi/task-links-project2019-mspdi.xml');
+const screenshot = screenshots('templates-and-files');
+
+describe('the web app: projects from templates and files, saved versions, exports', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    browser = await launchBrowser();
+    const created = await server.cli('user', 'create', '--email', 'ada@example.com', '--name', 'Ada', '--password', 'correct horse battery', '--json');
+    expect(created.code, created.stderr).toBe(0);
+    key = ((await server.cli('key', 'create', '--email', 'ada@example.com', '--scope', 'write', '--json')).json as { key: string }).key;
+    page = await newPage(browser);
+    await page.goto(`${server.url}/sign-in`);
+    await page.getByLabel('E-mail').fill('ada@example.com');
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  test('a project from a template in German, then a saved version restored after a change', async () => {
+    const hiring = builtinTemplates.find((t) => t.slug === 'hiring')!;
+    await page.getByLabel('Plan').selectOption('template');
+    await page.getByLabel('Language').selectOption('de');
+    await page.getByLabel('Template').selectOption('builtin:hiring');
+    await page.getByLabel('Start').fill('2027-01-04');
+    await screenshot(page, '01-from-template');
+    await page.getByRole('button', { name: 'Create' }).click();
+    await page.getByRole('heading', { name: hiring.texts.de.name }).waitFor();
+    await page.getByText(hiring.texts.de.tasks['job-description'], { exact: true }).first().waitFor();
+    await screenshot(page, '02-german-plan');
+
+    const projectId = new URL(page.url()).pathname.split('/')[2]!;
+    const { body } = await server.request<{ project: { key: string }; tasks: { id: string; name: string }[] }>('GET', `/api/projects/${projectId}`, { key });
+    await page.getByRole('button', { name: 'Versions and files' }).click();
+    const panel = page.getByRole('complementary', { name: 'Versions and files' });
+    await panel.getByLabel('Name of the version (optional)').fill('As planned');
+    await panel.getByRole('button', { name: 'Save this version' }).click();
+    await panel.getByText('As planned').waitFor();
+    expect(await panel.getByRole('link', { name: 'Microsoft Project (.xml)' }).getAttribute('href')).toBe(`/api/projects/${projectId}/export?format=mspdi`);
+
+    // A change through the API, then the version restored in the web app.
+    const first = body.tasks[1]!;
+    await server.request('PATCH', `/api/projects/${projectId}/tasks/${first.id}`, { key, body: { name: 'Renamed' } });
+    await page.reload();
+    await page.getByText('Renamed', { exact: true }).first().waitFor();
+    await page.getByRole('button', { name: 'Versions and files' }).click();
+    await panel.getByRole('listitem').filter({ hasText: 'As planned' }).getByRole('button', { name: 'Restore…' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByLabel(`Type ${body.project.key} to confirm`).fill(body.project.key);
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await page.getByText(first.name, { exact: true }).first().waitFor();
+    expect(await page.getByText('Renamed', { exact: true }).count()).toBe(0);
+    await panel.getByText('Before restore').waitFor();
+  });
+
+  test('a Microsoft Project file imports into a project that opens with its tasks; a project is duplicated from the list', async () => {
+    await page.getByRole('link', { name: 'Gantry' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await page.getByLabel('Plan').selectOption('import');
+    await page.getByLabel('File').setInputFiles({ name: 'plan.xml', mimeType: 'application/xml', buffer: readFileSync(FIXTURE) });
+    await page.getByLabel('Project name').fill('From Project');
+    await page.getByRole('button', { name: 'Import' }).click();
+    const open = page.getByRole('button', { name: 'Open the project' });
+    await Promise.race([open.waitFor().then(() => open.click()), page.getByRole('heading', { name: 'From Project' }).waitFor()]);
+    await page.getByRole('heading', { name: 'From Project' }).waitFor();
+    await page.getByText('Task 1', { exact: true }).first().waitFor();
+    await screenshot(page, '03-imported');
+
+    await page.getByRole('link', { name: 'Gantry' }).click();
+    await page.getByRole('row').filter({ hasText: 'From Project' }).getByRole('button', { name: 'Duplicate' }).click();
+    await page.getByRole('heading', { name: 'From Project (copy)' }).waitFor();
+  });
+});
