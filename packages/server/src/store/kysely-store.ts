@@ -14,6 +14,7 @@ import {
 import { migrations } from './migrations/index.js';
 import { apiKeyQueries } from './queries/api-keys.js';
 import { baselineQueries } from './queries/baselines.js';
+import { calendarQueries } from './queries/calendars.js';
 import { oauthQueries } from './queries/oauth.js';
 import { outboxQueries } from './queries/outbox.js';
 import { peopleQueries } from './queries/people.js';
@@ -38,6 +39,7 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     tasks: taskQueries(db),
     people: peopleQueries(db),
     baselines: baselineQueries(db),
+    calendars: calendarQueries(db),
     outbox: outboxQueries(db),
     webhooks: webhookQueries(db, dialect),
     oauth: oauthQueries(db),

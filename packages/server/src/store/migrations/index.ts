@@ -7,6 +7,7 @@ import { oauth } from './0005-oauth.js';
 import { webSessions } from './0006-web-sessions.js';
 import { deletionAndInvites } from './0007-deletion-and-invites.js';
 import { webhookActiveSince } from './0008-webhook-active-since.js';
+import { calendars } from './0009-calendars.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006-web-sessions': webSessions,
   '0007-deletion-and-invites': deletionAndInvites,
   '0008-webhook-active-since': webhookActiveSince,
+  '0009-calendars': calendars,
 };

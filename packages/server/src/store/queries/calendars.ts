@@ -1,0 +1,23 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { CalendarsTable } from '../schema.js';
+import type { Executor } from './executor.js';
+
+export type CalendarRow = Selectable<CalendarsTable>;
+
+export function calendarQueries(db: Executor) {
+  return {
+    /** Oldest first. */
+    listForProject(projectId: string): Promise<CalendarRow[]> {
+      return db.selectFrom('calendars').selectAll().where('project_id', '=', projectId).orderBy('created_at').orderBy('id').execute();
+    },
+    find(projectId: string, id: string): Promise<CalendarRow | undefined> {
+      return db.selectFrom('calendars').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+    },
+    async insert(row: CalendarRow): Promise<void> {
+      await db.insertInto('calendars').values(row).execute();
+    },
+    async update(id: string, changes: Updateable<CalendarsTable>): Promise<void> {
+      await db.updateTable('calendars').set(changes).where('id', '=', id).execute();
+    },
+  };
+}
