@@ -17,6 +17,9 @@ export const limits = {
   dateYearMax: 2199,
   /** Most problems listed in a 400's `details.fields`; `details.fieldsOmitted` counts the rest. */
   errorFieldsMax: 100,
+  /** Calendars: exceptions per calendar, and working intervals per day (of the week or of an exception). */
+  calendarExceptionsMax: 1000,
+  calendarIntervalsPerDayMax: 24,
   webhooksPerWorkspace: 50,
   taskPageSizeMax: 500,
   taskPageSizeDefault: 100,

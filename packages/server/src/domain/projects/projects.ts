@@ -3,6 +3,7 @@ import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, Pr
 import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
+import { createProjectCalendars, standardCalendarDocument } from '../planning/calendar-rows.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
 import { firstWorkingMinute } from '../planning/plan.js';
 import { recalculateOnly, rememberCommittedPlan, writePlanInTransaction } from '../planning/write-plan.js';
@@ -183,7 +184,7 @@ export async function createProject(ctx: DomainContext, actor: Actor, input: z.o
       created_by: actor.userId,
       created_at: now,
       updated_at: now,
-      finish_at: firstWorkingMinute(startDate),
+      finish_at: firstWorkingMinute(startDate, [], null),
       task_count: 0,
       next_task_number: 1,
       plan_version: 0,
@@ -191,6 +192,12 @@ export async function createProject(ctx: DomainContext, actor: Actor, input: z.o
       deleted_by: null,
     };
     await tx.projects.insert(created);
+    if (input.timeZone) {
+      const calendarId = (await createProjectCalendars(tx, created.id, [standardCalendarDocument(input.timeZone)], now)).get('standard')!;
+      created.calendar_id = calendarId;
+      created.finish_at = firstWorkingMinute(startDate, await tx.calendars.listForProject(created.id), calendarId);
+      await tx.projects.update(created.id, { calendar_id: created.calendar_id, finish_at: created.finish_at });
+    }
     await tx.projects.putMember({ project_id: created.id, user_id: actor.userId, role: 'owner', created_at: now });
     await appendEvents(tx, actor, now, [
       { type: 'project.created', workspaceId, projectId: created.id, data: { project: presentProject(created), source: 'blank' } },
@@ -209,11 +216,12 @@ const patchableColumns = {
   currency: 'currency',
   scheduleFrom: 'schedule_from',
   color: 'color',
+  calendarId: 'calendar_id',
 } as const satisfies Partial<Record<keyof Project, keyof ProjectRow>>;
 
-/** Changes that move the schedule: the anchor dates and the direction. */
+/** Changes that move the schedule: the anchor dates, the direction and the calendar. */
 function needsReschedule(changed: Set<string>, scheduleFrom: 'forward' | 'backward'): boolean {
-  return changed.has('startDate') || changed.has('scheduleFrom') || (scheduleFrom === 'backward' && changed.has('deadline'));
+  return changed.has('startDate') || changed.has('scheduleFrom') || changed.has('calendarId') || (scheduleFrom === 'backward' && changed.has('deadline'));
 }
 
 /**
@@ -260,8 +268,12 @@ export async function updateProject(
         throw conflict(`project key ${next.key} is already used in this workspace`, [{ path: 'key', message: 'already used in this workspace' }]);
       }
     }
+    const calendars = await tx.calendars.listForProject(projectId);
+    if (changes.calendarId && next.calendar_id !== null && !calendars.some((calendar) => calendar.id === next.calendar_id)) {
+      throw invalid([{ path: 'calendarId', message: 'no such calendar in this project' }]);
+    }
     const rescheduled = needsReschedule(new Set(Object.keys(changes)), next.schedule_from);
-    if (rescheduled && next.task_count === 0) next.finish_at = firstWorkingMinute(next.start_date);
+    if (rescheduled && next.task_count === 0) next.finish_at = firstWorkingMinute(next.start_date, calendars, next.calendar_id);
     next.updated_at = now;
     await tx.projects.update(projectId, next);
     const project = presentProject(next);

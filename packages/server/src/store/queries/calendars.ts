@@ -19,5 +19,11 @@ export function calendarQueries(db: Executor) {
     async update(id: string, changes: Updateable<CalendarsTable>): Promise<void> {
       await db.updateTable('calendars').set(changes).where('id', '=', id).execute();
     },
+    /** Whether any task of the project works on one of these calendars. */
+    async usedByTasks(projectId: string, ids: readonly string[]): Promise<boolean> {
+      if (ids.length === 0) return false;
+      const row = await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('calendar_id', 'in', ids).limit(1).executeTakeFirst();
+      return row !== undefined;
+    },
   };
 }
