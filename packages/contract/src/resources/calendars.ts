@@ -22,12 +22,22 @@ export const TimeZoneName = z
 
 const clockTime = z.string().regex(/^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$/, 'must be a time "HH:MM" from 00:00 to 24:00');
 
-/** A working interval of one day, local time; the end is exclusive (`"24:00"` ends the day). */
+const intervalHelp = '`["HH:MM", "HH:MM"]`, start before end (end exclusive, `"24:00"` allowed).';
+
+/**
+ * A working interval of one day, local time; the end is exclusive (`"24:00"` ends the day).
+ * An array of two rather than a tuple: a tuple's JSON Schema (`prefixItems`) reads as "no
+ * items" to the draft-07 validators of MCP clients.
+ */
 export const WorkInterval = z
-  .tuple([clockTime, clockTime])
-  .refine(([start, end]) => start < end, 'must end after it starts')
-  .describe('`["HH:MM", "HH:MM"]`, start before end (end exclusive, `"24:00"` allowed).');
-export type WorkInterval = z.infer<typeof WorkInterval>;
+  .array(clockTime)
+  .length(2, 'must be two times, ["HH:MM", "HH:MM"]')
+  .refine((interval) => interval[0]! < interval[1]!, 'must end after it starts')
+  // Exactly two items once checked: typed as the pair it is.
+  .transform((interval) => interval as [string, string])
+  .describe(intervalHelp);
+export type WorkInterval = z.output<typeof WorkInterval>;
+const StoredInterval = z.array(z.string()).describe(intervalHelp);
 
 /** The working intervals of one day, in order and without overlaps; `[]` = not working. */
 export const DayIntervals = z
@@ -72,8 +82,8 @@ export const Calendar = z.object({
   projectId: Uuid,
   name: z.string(),
   timeZone: z.string(),
-  weekly: z.array(z.array(WorkInterval).nullable()),
-  exceptions: z.array(z.object({ name: z.string().nullable(), from: DateOnly, to: DateOnly, intervals: z.array(WorkInterval) })),
+  weekly: z.array(z.array(StoredInterval).nullable()).describe('7 entries, Sunday..Saturday: the working intervals (`[]` = not working), or null (inherited from the base calendar; the Standard day without one).'),
+  exceptions: z.array(z.object({ name: z.string().nullable(), from: DateOnly, to: DateOnly, intervals: z.array(StoredInterval) })),
   baseCalendarId: Uuid.nullable().describe('The calendar this one inherits its null weekdays and its exceptions from (of the same project).'),
   createdAt: DateTime,
   updatedAt: DateTime,

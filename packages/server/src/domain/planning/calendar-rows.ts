@@ -24,8 +24,15 @@ export function presentCalendar(row: CalendarRow): Calendar {
 
 /** The engine's input for a stored calendar. */
 export function calendarInput(row: CalendarRow): CalendarInput {
-  const { id, name, timeZone, weekly, exceptions, baseCalendarId } = presentCalendar(row);
-  return { id, name, timeZone, weekly, exceptions: exceptions.map(({ from, to, intervals }) => ({ from, to, intervals })), baseCalendarId };
+  const exceptions = JSON.parse(row.exceptions) as { from: string; to: string; intervals: WorkInterval[] }[];
+  return {
+    id: row.id,
+    name: row.name,
+    timeZone: row.time_zone,
+    weekly: JSON.parse(row.weekly) as Week,
+    exceptions: exceptions.map(({ from, to, intervals }) => ({ from, to, intervals })),
+    baseCalendarId: row.base_calendar_id,
+  };
 }
 
 function minutesOf(time: string): number {
