@@ -1,6 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { storedEvents } from '../support/event-check.js';
-import { eventData, expectRefused, expectStatus, fieldPaths, newTask, planningClient, scheduleDrift, uuid, type PlanningClient, type User } from '../support/planning.js';
+import {
+  addProjectMember,
+  eventData,
+  expectRefused,
+  expectStatus,
+  fieldPaths,
+  newTask,
+  planningClient,
+  readOnlyKey,
+  scheduleDrift,
+  uuid,
+  type PlanningClient,
+  type User,
+} from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 interface Calendar {
@@ -26,19 +39,11 @@ const aroundTheClock = Array.from({ length: 7 }, () => [['00:00', '24:00']]);
 describe('calendars', () => {
   let server: TestServer;
   let owner: User;
-  let viewer: User;
-  let stranger: User;
-  let readKey: string;
   let client: PlanningClient;
 
   beforeAll(async () => {
     server = await startTestServer({ GANTRY_RATE_LIMIT_WRITES: '100000', GANTRY_RATE_LIMIT_READS: '100000' });
     owner = await provisionUser(server, 'planner@example.com');
-    viewer = await provisionUser(server, 'viewer@example.com');
-    stranger = await provisionUser(server, 'stranger@example.com');
-    const readOnly = await server.cli('key', 'create', '--email', 'planner@example.com', '--scope', 'read', '--json');
-    expect(readOnly.code, readOnly.stderr).toBe(0);
-    readKey = (readOnly.json as { key: string }).key;
     client = planningClient(server, owner.key);
   });
   afterAll(() => server.close());
@@ -124,9 +129,13 @@ describe('calendars', () => {
   });
 
   it('lets viewers read, refuses them and read keys writing, and hides other workspaces\' projects', async () => {
+    const [viewer, stranger, readKey] = await Promise.all([
+      provisionUser(server, 'viewer@example.com'),
+      provisionUser(server, 'stranger@example.com'),
+      readOnlyKey(server, 'planner@example.com'),
+    ]);
     const project = await client.createProject({ name: 'Guarded', key: 'GRD' });
-    const added = await server.cli('project', 'add-member', '--project', project.id, '--email', 'viewer@example.com', '--role', 'viewer');
-    expect(added.code, added.stderr).toBe(0);
+    await addProjectMember(server, project.id, 'viewer@example.com', 'viewer');
     const calendar = await calendarOf(project.id, { name: 'Team' });
 
     expectStatus(await server.request('GET', calendarsPath(project.id), { key: viewer.key }), 200);

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { withStoreAt } from '../../../test/support/migration-store.js';
+import { insertProject, withStoreAt } from '../../../test/support/migration-store.js';
 
 it('adds calendars to the projects stored before it, which keep the Standard calendar', () =>
   withStoreAt('0008-webhook-active-since', async (db, migrateToLatest) => {
-    await sql`insert into users (id, email, locale, email_verified, created_at, updated_at) values ('u1', 'ada@example.com', 'en', 1, '2026-01-01', '2026-01-01')`.execute(db);
-    await sql`insert into workspaces (id, name, is_personal, created_at, updated_at) values ('w1', 'Ada', 1, '2026-01-01', '2026-01-01')`.execute(db);
-    await sql`insert into projects (id, workspace_id, key, key_locked, name, start_date, currency, schedule_from, settings, created_at, updated_at, finish_at, task_count, next_task_number, plan_version)
-      values ('p1', 'w1', 'WEB', 0, 'Website', '2026-03-02', 'USD', 'forward', '{}', '2026-01-01', '2026-01-01', '2026-03-02T08:00:00.000Z', 0, 1, 0)`.execute(db);
+    await insertProject(db);
     await migrateToLatest();
     expect((await sql`select calendar_id from projects`.execute(db)).rows).toEqual([{ calendar_id: null }]);
 
