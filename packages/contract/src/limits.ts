@@ -7,7 +7,7 @@ export const limits = {
   rateLimitWindowMs: 60_000,
   /** Largest accepted request body; larger bodies get 413 `payload_too_large`. */
   requestBodyMaxBytes: 4 * 1024 * 1024,
-  /** Deepest nesting of arrays and objects in a request body (ours need 4); deeper is a 400. */
+  /** Deepest nesting of arrays and objects in a request body (ours need 5: a calendar's exception intervals); deeper is a 400. */
   requestBodyMaxDepth: 32,
   changesPerChangeSet: 1000,
   /** Most values (strings, numbers, objects…) in one request: a full 1,000-change set holds about 30,000. */

@@ -453,7 +453,7 @@ export const routes = {
     tag: 'Calendars',
     summary: 'Change a working calendar (editors and owners)',
     description:
-      'Only the fields sent change; `exceptions` is replaced whole. When the project or a task works on this calendar, or on a calendar based on it, every task is recalculated in the same write (`rescheduled: true`), and tasks that moved emit `task.dates_changed` with cause `reschedule`.',
+      'Only the fields sent change; `exceptions` is replaced whole. When the working times change and the project or a task works on this calendar, or on a calendar based on it, every task is recalculated in the same write (`rescheduled: true`), and tasks that moved emit `task.dates_changed` with cause `reschedule`.',
     params: calendarParams,
     body: { name: 'CalendarPatch', schema: CalendarPatch, required: true },
     response: { status: 200, name: 'CalendarPatchResult', schema: CalendarPatchResult },

@@ -115,5 +115,5 @@ export const CalendarList = z.object({ calendars: z.array(Calendar).describe('Ol
 export const CalendarPatchResult = z.object({
   calendar: Calendar,
   conflicts: z.array(Conflict),
-  rescheduled: z.boolean().describe('True when the project or a task works on this calendar (or on one based on it): every task was recalculated.'),
+  rescheduled: z.boolean().describe('True when the working times changed (time zone, week, exceptions or base) and the project or a task works on this calendar, or on one based on it: every task was recalculated.'),
 });

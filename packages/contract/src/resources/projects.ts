@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { DateOnly, DateTime, fieldChanges, Uuid } from '../common.js';
 import { limits } from '../limits.js';
-import { TimeZoneName } from './calendars.js';
+import { Calendar, TimeZoneName } from './calendars.js';
 import { ProjectRole } from './members.js';
 import { Baseline, Conflict, Dependency, PlanTask } from './tasks.js';
 
@@ -117,5 +117,6 @@ export const FullProject = z.object({
     .array(z.object({ taskId: Uuid, resourceId: Uuid, unitsPct: z.number().int() }))
     .describe('Additive: who is assigned to which task.'),
   baselines: z.array(BaselineWithTasks).describe('Additive: saved baselines with their task values, to compare with the plan.'),
+  calendars: z.array(Calendar).describe('Additive: the working calendars of the project (oldest first), which `calendarId` of the project and of tasks name.'),
 });
 export type FullProject = z.infer<typeof FullProject>;

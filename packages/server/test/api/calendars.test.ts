@@ -83,11 +83,16 @@ describe('calendars', () => {
     expect(listed.body.calendars.map((calendar) => calendar.name)).toEqual(['Berlin office', 'Plain']);
     const read = await server.request<{ calendar: Calendar }>('GET', `${calendarsPath(project.id)}/${created.id}`, { key: owner.key });
     expect(read.body.calendar).toEqual(created);
+    const plan = await server.request<{ calendars: Calendar[] }>('GET', `/api/projects/${project.id}`, { key: owner.key });
+    expect(plan.body.calendars).toEqual(listed.body.calendars);
 
     const exceptions = [{ name: 'Christmas', from: '2026-12-24', to: '2026-12-26', intervals: [] }];
     const patched = await patchCalendar(project.id, created.id, { name: 'Berlin', exceptions, baseCalendarId: utc.id });
     expectStatus(patched, 200);
     expect(patched.body).toMatchObject({ calendar: { name: 'Berlin', timeZone: 'Europe/Berlin', exceptions, baseCalendarId: utc.id }, conflicts: [], rescheduled: false });
+    // The full read is cached per plan version: a calendar write moves it.
+    const replanned = await server.request<{ calendars: Calendar[] }>('GET', `/api/projects/${project.id}`, { key: owner.key });
+    expect(replanned.body.calendars.find((calendar) => calendar.id === created.id)).toEqual(patched.body.calendar);
     expectStatus(await server.request('GET', `${calendarsPath(project.id)}/${uuid()}`, { key: owner.key }), 404);
   });
 
@@ -209,6 +214,8 @@ describe('calendars', () => {
     expect(await movedTaskIds(project.id, since)).toEqual([`reschedule ${build.id}`]);
     // What was stored is what the engine computes from the stored rows and calendars.
     expect(await scheduleDrift(server, project.id)).toEqual([]);
+    // A new name changes no working time: nothing is recalculated.
+    expect((await patchCalendar(project.id, office.id, { name: 'Main office' })).body).toMatchObject({ calendar: { name: 'Main office' }, rescheduled: false });
 
     // Back to the Standard calendar.
     const standard = await patchProject(project.id, { calendarId: null });

@@ -62,8 +62,8 @@ export async function createCalendar(ctx: DomainContext, actor: Actor, projectId
 }
 
 /**
- * Changes a calendar (editors and owners). When the project or a task works on it, or on
- * a calendar based on it, every task is recalculated in the same transaction through the
+ * Changes a calendar (editors and owners). When its working times change and the project
+ * or a task works on it, or on a calendar based on it, every task is recalculated in the same transaction through the
  * one write path, and tasks that moved emit `task.dates_changed` (cause `reschedule`).
  */
 export async function updateCalendar(
@@ -93,8 +93,11 @@ export async function updateCalendar(
     await tx.calendars.update(calendarId, next);
     const calendar = presentCalendar(next);
 
+    const workingTimesChanged = (['time_zone', 'weekly', 'exceptions', 'base_calendar_id'] as const).some((column) => next[column] !== current[column]);
     const affected = calendarAndDependents(after, calendarId);
-    const rescheduled = (project.calendar_id !== null && affected.has(project.calendar_id)) || (await tx.calendars.usedByTasks(projectId, [...affected]));
+    const rescheduled =
+      workingTimesChanged &&
+      ((project.calendar_id !== null && affected.has(project.calendar_id)) || (await tx.calendars.usedByTasks(projectId, [...affected])));
     // The plan version moves past the cached plan's, which holds the calendars as they were (plan-cache.ts).
     const moved: ProjectRow = { ...project, plan_version: project.plan_version + 1 };
     if (!rescheduled || project.task_count === 0) {

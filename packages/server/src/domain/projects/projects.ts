@@ -3,7 +3,7 @@ import type { Conflict, FullProject, Project, ProjectCreate, ProjectListItem, Pr
 import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
-import { createProjectCalendars, standardCalendarDocument } from '../planning/calendar-rows.js';
+import { createProjectCalendars, presentCalendar, standardCalendarDocument } from '../planning/calendar-rows.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
 import { firstWorkingMinute } from '../planning/plan.js';
 import { recalculateOnly, rememberCommittedPlan, writePlanInTransaction } from '../planning/write-plan.js';
@@ -82,13 +82,14 @@ const [openBracket, comma, closeBracket] = ['[', ',', ']'].map((text) => Buffer.
 async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committed: CommittedRows | undefined): Promise<Buffer> {
   const { id: projectId, key: projectKey } = project;
   const q = ctx.store.q;
-  const [tasks, dependencies, resources, assignments, baselines, baselineTasks] = await Promise.all([
+  const [tasks, dependencies, resources, assignments, baselines, baselineTasks, calendars] = await Promise.all([
     committed?.tasks ?? q.tasks.listForProject(projectId),
     committed?.dependencies ?? q.tasks.listDependencies(projectId),
     q.people.listResources(projectId),
     q.people.listAssignments(projectId),
     q.baselines.list(projectId),
     q.baselines.listTasksOfProject(projectId),
+    q.calendars.listForProject(projectId),
   ]);
   // One pass over every baseline's task values (a baseline holds one per task), not one per baseline.
   const tasksOfBaseline = new Map<string, FullProject['baselines'][number]['tasks']>();
@@ -103,6 +104,7 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
     resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
     assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
     baselines: baselines.map((b) => ({ ...presentBaseline(b), tasks: tasksOfBaseline.get(b.id) ?? [] })),
+    calendars: calendars.map(presentCalendar),
   };
   return Buffer.concat([
     Buffer.from(`{"project":${JSON.stringify(presentProject(project))},"tasks":`),
@@ -115,7 +117,7 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
 }
 
 /**
- * The whole plan in one read (project, tasks, dependencies, resources, assignments,
+ * The whole plan in one read (project, tasks, dependencies, resources, assignments, calendars,
  * baselines), serialised as UTF-8 JSON. Cached per project version — the plan version and
  * the project's `updated_at`, both on the row read for the permission check — so
  * reading a large plan costs no serialisation until it changes, and reading it right
