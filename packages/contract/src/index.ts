@@ -5,6 +5,7 @@ export * from './limits.js';
 export * from './openapi.js';
 export * from './routes.js';
 export * from './resources/exchange.js';
+export * from './resources/calendars.js';
 export * from './resources/invites.js';
 export * from './resources/members.js';
 export * from './resources/projects.js';

@@ -7,7 +7,7 @@ export const limits = {
   rateLimitWindowMs: 60_000,
   /** Largest accepted request body; larger bodies get 413 `payload_too_large`. */
   requestBodyMaxBytes: 4 * 1024 * 1024,
-  /** Deepest nesting of arrays and objects in a request body (ours need 4); deeper is a 400. */
+  /** Deepest nesting of arrays and objects in a request body (ours need 5: a calendar's exception intervals); deeper is a 400. */
   requestBodyMaxDepth: 32,
   changesPerChangeSet: 1000,
   /** Most values (strings, numbers, objects…) in one request: a full 1,000-change set holds about 30,000. */
@@ -17,6 +17,9 @@ export const limits = {
   dateYearMax: 2199,
   /** Most problems listed in a 400's `details.fields`; `details.fieldsOmitted` counts the rest. */
   errorFieldsMax: 100,
+  /** Calendars: exceptions per calendar, and working intervals per day (of the week or of an exception). */
+  calendarExceptionsMax: 1000,
+  calendarIntervalsPerDayMax: 24,
   webhooksPerWorkspace: 50,
   taskPageSizeMax: 500,
   taskPageSizeDefault: 100,

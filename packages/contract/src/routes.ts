@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Uuid } from './common.js';
 import { limits } from './limits.js';
 import type { ErrorCode } from './errors.js';
+import { CalendarCreate, CalendarList, CalendarPatch, CalendarPatchResult, CalendarResponse } from './resources/calendars.js';
 import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
 import { MemberList, MemberRemoved, MemberResponse, MemberRolePut } from './resources/members.js';
 import {
@@ -149,6 +150,7 @@ function route<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType
 
 const projectParams = z.object({ projectId: Uuid });
 const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
+const calendarParams = z.object({ projectId: Uuid, calendarId: Uuid });
 const webhookParams = z.object({ webhookId: Uuid });
 const inviteParams = z.object({ projectId: Uuid, inviteId: Uuid });
 const versionParams = z.object({ projectId: Uuid, versionId: Uuid });
@@ -552,6 +554,57 @@ export const routes = {
     body: { name: 'BaselineCreate', schema: BaselineCreate, required: false },
     response: { status: 201, name: 'BaselineResponse', schema: BaselineResponse },
     errors: ['not_found'],
+  }),
+  listCalendars: route({
+    operationId: 'listCalendars',
+    method: 'GET',
+    path: '/api/projects/{projectId}/calendars',
+    scope: 'read',
+    tag: 'Calendars',
+    summary: 'Working calendars of the project',
+    description: 'The project and its tasks work on one of these (`calendarId`), or on the built-in Standard calendar when it is null.',
+    params: projectParams,
+    response: { status: 200, name: 'CalendarList', schema: CalendarList },
+    errors: ['not_found'],
+  }),
+  createCalendar: route({
+    operationId: 'createCalendar',
+    method: 'POST',
+    path: '/api/projects/{projectId}/calendars',
+    scope: 'write',
+    tag: 'Calendars',
+    summary: 'Create a working calendar (editors and owners)',
+    description:
+      'Working times per weekday in an IANA time zone, exceptions (holidays, special working days) and an optional base calendar of the same project. The resolved week must have some working time.',
+    params: projectParams,
+    body: { name: 'CalendarCreate', schema: CalendarCreate, required: true },
+    response: { status: 201, name: 'CalendarResponse', schema: CalendarResponse },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  getCalendar: route({
+    operationId: 'getCalendar',
+    method: 'GET',
+    path: '/api/projects/{projectId}/calendars/{calendarId}',
+    scope: 'read',
+    tag: 'Calendars',
+    summary: 'One working calendar',
+    params: calendarParams,
+    response: { status: 200, name: 'CalendarResponse', schema: CalendarResponse },
+    errors: ['not_found'],
+  }),
+  updateCalendar: route({
+    operationId: 'updateCalendar',
+    method: 'PATCH',
+    path: '/api/projects/{projectId}/calendars/{calendarId}',
+    scope: 'write',
+    tag: 'Calendars',
+    summary: 'Change a working calendar (editors and owners)',
+    description:
+      'Only the fields sent change; `exceptions` is replaced whole. When the working times change and the project or a task works on this calendar, or on a calendar based on it, every task is recalculated in the same write (`rescheduled: true`), and tasks that moved emit `task.dates_changed` with cause `reschedule`.',
+    params: calendarParams,
+    body: { name: 'CalendarPatch', schema: CalendarPatch, required: true },
+    response: { status: 200, name: 'CalendarPatchResult', schema: CalendarPatchResult },
+    errors: ['invalid_request', 'not_found'],
   }),
   listTasks: route({
     operationId: 'listTasks',

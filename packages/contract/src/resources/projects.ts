@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateOnly, DateTime, fieldChanges, Uuid } from '../common.js';
 import { limits } from '../limits.js';
+import { Calendar, TimeZoneName } from './calendars.js';
 import { ProjectRole } from './members.js';
 import { Baseline, Conflict, Dependency, PlanTask } from './tasks.js';
 
@@ -14,7 +15,7 @@ export const Project = z.object({
   name: z.string(),
   description: z.string().nullable(),
   startDate: DateOnly,
-  calendarId: Uuid.nullable(),
+  calendarId: Uuid.nullable().describe('The project calendar, one of the project\'s calendars; null = the built-in Standard calendar (UTC).'),
   currency: z.string(),
   scheduleFrom: ScheduleFrom,
   deadline: DateOnly.nullable(),
@@ -61,6 +62,7 @@ export const ProjectCreate = z.object({
   currency: currency.optional().describe('Defaults to USD.'),
   scheduleFrom: ScheduleFrom.optional().describe('Defaults to `forward`; `backward` needs a `deadline`.'),
   color: color.nullable().optional(),
+  timeZone: TimeZoneName.optional().describe('Additive: the project gets a calendar "Standard" (the Standard week) in this zone, as its calendar. Omitted: the built-in Standard calendar in UTC.'),
 });
 
 export const ProjectPatch = z.object({
@@ -72,6 +74,7 @@ export const ProjectPatch = z.object({
   currency: currency.optional(),
   scheduleFrom: ScheduleFrom.optional(),
   color: color.nullable().optional(),
+  calendarId: Uuid.nullable().optional().describe('One of the project\'s calendars, or null for the built-in Standard calendar; a change reschedules every task.'),
   archived: z.boolean().optional().describe('true archives the project (owners only); false restores it.'),
 });
 
@@ -114,6 +117,7 @@ export const FullProject = z.object({
     .array(z.object({ taskId: Uuid, resourceId: Uuid, unitsPct: z.number().int() }))
     .describe('Additive: who is assigned to which task.'),
   baselines: z.array(BaselineWithTasks).describe('Additive: saved baselines with their task values, to compare with the plan.'),
+  calendars: z.array(Calendar).describe('Additive: the working calendars of the project (oldest first), which `calendarId` of the project and of tasks name.'),
 });
 export type FullProject = z.infer<typeof FullProject>;
 

@@ -7,6 +7,7 @@ import { listGrants, revokeGrant } from './oauth-grants.js';
 import { defineOperation, definePublicOperation, RawJson, WithSession, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
+import { createCalendar, getCalendar, listCalendars, updateCalendar } from './planning/calendars.js';
 import { createComment, listComments } from './planning/comments.js';
 import { applyChangeSet, createTask, deleteDependency, deleteTask, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
 import type { PlanWriteResult } from './planning/write-plan.js';
@@ -88,6 +89,10 @@ export const operations = {
   removeMemberRole: defineOperation(routes.removeMemberRole, async (ctx, actor, { params }) => ({ userId: params.userId, member: await removeMemberRole(ctx, actor, params.projectId, params.userId) })),
   listBaselines: defineOperation(routes.listBaselines, async (ctx, actor, { params }) => ({ baselines: await listBaselines(ctx, actor, params.projectId) })),
   saveBaseline: defineOperation(routes.saveBaseline, async (ctx, actor, { params, body }) => ({ baseline: await saveBaseline(ctx, actor, params.projectId, body.name) })),
+  listCalendars: defineOperation(routes.listCalendars, async (ctx, actor, { params }) => ({ calendars: await listCalendars(ctx, actor, params.projectId) })),
+  createCalendar: defineOperation(routes.createCalendar, async (ctx, actor, { params, body }) => ({ calendar: await createCalendar(ctx, actor, params.projectId, body) })),
+  getCalendar: defineOperation(routes.getCalendar, async (ctx, actor, { params }) => ({ calendar: await getCalendar(ctx, actor, params.projectId, params.calendarId) })),
+  updateCalendar: defineOperation(routes.updateCalendar, (ctx, actor, { params, body }) => updateCalendar(ctx, actor, params.projectId, params.calendarId, body)),
 
   listTasks: defineOperation(routes.listTasks, (ctx, actor, { params, query }) => listTasks(ctx, actor, params.projectId, query)),
   createTasks: defineOperation(routes.createTasks, async (ctx, actor, { params, body }) => {

@@ -1,5 +1,7 @@
 import {
   BaselineCreate,
+  CalendarCreate,
+  CalendarPatch,
   ChangeSet,
   CommentCreate,
   CommentList,
@@ -11,6 +13,10 @@ import {
   TaskResponse,
   Uuid,
   type BaselineResponse,
+  type Calendar,
+  type CalendarList,
+  type CalendarPatchResult,
+  type CalendarResponse,
   type CommentResponse,
   type FullProject,
   type NewProjectResult,
@@ -120,6 +126,12 @@ function writeSummary(answer: Answer, saved: boolean): string {
 
 const projectArgs = z.object({ projectId: Uuid.describe('The project (ids from list_projects).') });
 const taskArgs = projectArgs.extend({ taskId: Uuid.describe('The task (ids from get_plan or search_tasks).') });
+const calendarArgs = projectArgs.extend({ calendarId: Uuid.describe('The calendar (ids from list_calendars).') });
+const calendarHelp =
+  'A calendar: name, timeZone (IANA, e.g. Europe/Berlin), weekly (7 entries Sunday..Saturday, each a list of ["HH:MM","HH:MM"] working intervals, [] = day off, null = as the base calendar), exceptions ([{name, from, to, intervals}], dates YYYY-MM-DD; intervals [] = holiday), baseCalendarId.';
+
+/** `Standard (Europe/Berlin, id …)`. */
+const calendarLine = (calendar: Calendar) => `"${calendar.name}" (${calendar.timeZone}, ${plural(calendar.exceptions.length, 'exception')}, id ${calendar.id})`;
 /** A change set's fields as tool arguments (deleting tasks is not offered: it is refused). */
 const { deleteTaskIds: _refused, ...changeFields } = ChangeSet.shape;
 const changeArgs = projectArgs.extend(changeFields);
@@ -278,6 +290,43 @@ export const tools = {
     summary: (answer) => {
       const { version } = answer as Of<typeof VersionResponse>;
       return `Version ${version.name ? `"${version.name}" ` : ''}saved with ${plural(version.taskCount, 'task')} at ${version.createdAt}.`;
+    },
+  },
+  list_calendars: {
+    title: 'List calendars',
+    description:
+      "The working calendars of a project: working hours per weekday in a time zone, and exceptions such as holidays. The project's calendarId and each task's calendarId name one of them (null = the built-in Standard calendar, Monday to Friday 08:00-17:00 UTC).",
+    operation: operations.listCalendars,
+    input: projectArgs,
+    annotations: read,
+    summary: (answer) => `${counted((answer as Of<typeof CalendarList>).calendars, 'calendar', calendarLine)}.`,
+  },
+  get_calendar: {
+    title: 'Calendar detail',
+    description: 'One working calendar of a project with its weekly working times, exceptions and base calendar. Use it before changing a calendar.',
+    operation: operations.getCalendar,
+    input: calendarArgs,
+    annotations: read,
+    summary: (answer) => `Calendar ${calendarLine((answer as Of<typeof CalendarResponse>).calendar)}.`,
+  },
+  create_calendar: {
+    title: 'Create a calendar',
+    description: `Add a working calendar to a project (a team's working hours, a country's holidays, a 24-hour shift). Nothing works on it until the project (update the project's calendarId in the web app or REST) or a task (calendarId in apply_changes) names it. ${calendarHelp}`,
+    operation: operations.createCalendar,
+    input: projectArgs.extend(CalendarCreate.shape),
+    annotations: write,
+    summary: (answer) => `Calendar ${calendarLine((answer as Of<typeof CalendarResponse>).calendar)} created.`,
+  },
+  update_calendar: {
+    title: 'Change a calendar',
+    description: `Change a project's working calendar, e.g. add a holiday (exceptions are replaced whole: send every exception). When the project or a task works on it, every task is rescheduled and the answer says so. ${calendarHelp}`,
+    operation: operations.updateCalendar,
+    input: calendarArgs.extend(CalendarPatch.shape),
+    annotations: write,
+    summary: (answer) => {
+      const { calendar, rescheduled, conflicts } = answer as Of<typeof CalendarPatchResult>;
+      const conflictText = conflicts.length > 0 ? `; ${counted(conflicts, 'scheduling conflict', (c) => c.message, 3)}` : '';
+      return `Calendar ${calendarLine(calendar)} saved; ${rescheduled ? 'every task was rescheduled' : 'nothing works on it, no task moved'}${conflictText}.`;
     },
   },
 } satisfies Record<string, Tool>;

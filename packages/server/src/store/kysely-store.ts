@@ -14,6 +14,7 @@ import {
 import { migrations } from './migrations/index.js';
 import { apiKeyQueries } from './queries/api-keys.js';
 import { baselineQueries } from './queries/baselines.js';
+import { calendarQueries } from './queries/calendars.js';
 import { templateQueries } from './queries/templates.js';
 import { versionQueries } from './queries/versions.js';
 import { oauthQueries } from './queries/oauth.js';
@@ -40,6 +41,7 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     tasks: taskQueries(db),
     people: peopleQueries(db),
     baselines: baselineQueries(db),
+    calendars: calendarQueries(db),
     templates: templateQueries(db),
     versions: versionQueries(db),
     outbox: outboxQueries(db),

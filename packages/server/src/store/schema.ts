@@ -272,6 +272,22 @@ export interface CommentsTable {
   edited_at: string | null;
 }
 
+/** A working calendar of a project: the working times of each weekday in a time zone, with exceptions. */
+export interface CalendarsTable {
+  id: string;
+  project_id: string;
+  name: string;
+  /** IANA time zone of the working times. */
+  time_zone: string;
+  /** JSON: 7 entries, Sunday..Saturday, each `[["HH:MM","HH:MM"], …]` or null (inherited from the base calendar). */
+  weekly: string;
+  /** JSON: `[{name, from, to, intervals}]`, dates `YYYY-MM-DD` inclusive; `intervals: []` = not working. */
+  exceptions: string;
+  base_calendar_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface BaselinesTable {
   id: string;
   project_id: string;
@@ -408,6 +424,7 @@ export interface Database {
   resources: ResourcesTable;
   assignments: AssignmentsTable;
   comments: CommentsTable;
+  calendars: CalendarsTable;
   baselines: BaselinesTable;
   baseline_tasks: BaselineTasksTable;
   project_versions: ProjectVersionsTable;

@@ -5,6 +5,7 @@
 import type { ApiKeyRow } from './queries/api-keys.js';
 import type { apiKeyQueries } from './queries/api-keys.js';
 import type { BaselineRow, baselineQueries, BaselineTaskRow } from './queries/baselines.js';
+import type { calendarQueries, CalendarRow } from './queries/calendars.js';
 import type { OAuthArtifactRow, oauthQueries } from './queries/oauth.js';
 import type { IdempotencyRow, MailRow, outboxQueries } from './queries/outbox.js';
 import type { AssignmentRow, CommentRow, peopleQueries, ResourceRow } from './queries/people.js';
@@ -28,6 +29,7 @@ export interface Queries {
   tasks: ReturnType<typeof taskQueries>;
   people: ReturnType<typeof peopleQueries>;
   baselines: ReturnType<typeof baselineQueries>;
+  calendars: ReturnType<typeof calendarQueries>;
   versions: ReturnType<typeof versionQueries>;
   outbox: ReturnType<typeof outboxQueries>;
   webhooks: ReturnType<typeof webhookQueries>;
@@ -77,6 +79,7 @@ export type {
   AssignmentRow,
   BaselineRow,
   BaselineTaskRow,
+  CalendarRow,
   CommentRow,
   DependencyRow,
   Dialect,

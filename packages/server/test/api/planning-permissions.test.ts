@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, newTask, planningClient, uuid, type PlanningClient, type User } from '../support/planning.js';
+import { addProjectMember, expectStatus, newTask, planningClient, readOnlyKey, uuid, type PlanningClient, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 // docs/api.md › Authentication (scopes, roles, 404 not_found for invisible projects) and
@@ -21,13 +21,10 @@ describe('planning permissions', () => {
     owner = await provisionUser(server, 'boss@example.com');
     viewer = await provisionUser(server, 'viewer@example.com');
     stranger = await provisionUser(server, 'stranger@example.com');
-    const readOnly = await server.cli('key', 'create', '--email', 'boss@example.com', '--scope', 'read', '--json');
-    expect(readOnly.code, readOnly.stderr).toBe(0);
-    readKey = (readOnly.json as { key: string }).key;
+    readKey = await readOnlyKey(server, 'boss@example.com');
     client = planningClient(server, owner.key);
     projectId = (await client.createProject({ name: 'Guarded', key: 'GRD' })).id;
-    const added = await server.cli('project', 'add-member', '--project', projectId, '--email', 'viewer@example.com', '--role', 'viewer');
-    expect(added.code, added.stderr).toBe(0);
+    await addProjectMember(server, projectId, 'viewer@example.com', 'viewer');
     taskId = (await newTask(client, projectId, { name: 'A' })).id;
     otherTaskId = (await newTask(client, projectId, { name: 'B' })).id;
     dependencyId = (await client.link(projectId, { predecessorId: taskId, successorId: otherTaskId })).body.dependencies[0]?.id as string;

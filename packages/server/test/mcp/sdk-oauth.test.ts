@@ -61,7 +61,7 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
   /** Lists the tools and calls every one, as the signed-in person (the grant has both scopes). */
   async function callEveryTool(client: Pick<McpClient, 'listTools' | 'callTool'>, sdk: McpClient['sdk']) {
     const caller: McpClient = { sdk, protocolVersion: undefined, listTools: () => client.listTools(), callTool: (params) => client.callTool(params), close: async () => undefined };
-    expect((await client.listTools()).tools).toHaveLength(9);
+    expect((await client.listTools()).tools).toHaveLength(13);
     await callOk(caller, 'list_workspaces');
     await callOk(caller, 'list_projects');
     await callOk(caller, 'get_plan', { projectId });
@@ -71,6 +71,10 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
     await callOk(caller, 'apply_changes', { projectId, createTasks: [{ name: `Added by ${sdk}` }] });
     await callOk(caller, 'add_comment', { projectId, taskId, body: `Looks good (${sdk})` });
     await callOk(caller, 'save_baseline', { projectId, name: `Agreed ${sdk}` });
+    const { calendar } = (await callOk<{ calendar: { id: string } }>(caller, 'create_calendar', { projectId, name: `Team ${sdk}` })).structuredContent;
+    await callOk(caller, 'update_calendar', { projectId, calendarId: calendar.id, timeZone: 'Europe/Berlin' });
+    await callOk(caller, 'list_calendars', { projectId });
+    await callOk(caller, 'get_calendar', { projectId, calendarId: calendar.id });
   }
 
   beforeAll(async () => {

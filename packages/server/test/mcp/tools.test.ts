@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planningClient, uuid, type PlanTask, type PlanningClient, type WriteResult } from '../support/planning.js';
+import { expectStatus, planningClient, uuid, type PlanTask, type PlanningClient, type WriteResult } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 import { callError, callOk, connectLegacy, connectModern, type McpClient } from './support.js';
 
-const readTools = ['get_plan', 'get_task', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks'];
-const writeTools = ['add_comment', 'apply_changes', 'duplicate_project', 'save_baseline', 'save_version', 'what_if'];
+const readTools = ['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks'];
+const writeTools = ['add_comment', 'apply_changes', 'create_calendar', 'duplicate_project', 'save_baseline', 'save_version', 'update_calendar', 'what_if'];
 
 // docs/mcp.md: each official SDK client, over Streamable HTTP with an API key, lists the
 // tools and calls every one of them against the real server.
@@ -106,6 +106,27 @@ describe.each([
     const copy = await callOk<{ project: { id: string }; taskCount: number }>(client, 'duplicate_project', { projectId, name: 'Copied by MCP' });
     expect(copy.content[0]?.text).toMatch(/^Project \w+ "Copied by MCP"/);
     expect(copy.structuredContent.taskCount).toBe((await rest.fullProject(projectId)).body.tasks.length);
+  });
+
+  it('creates, changes, lists and reads calendars; a holiday on the project calendar reschedules', async () => {
+    const created = await callOk<{ calendar: { id: string; timeZone: string } }>(client, 'create_calendar', {
+      projectId,
+      name: 'Office',
+      exceptions: [{ name: 'Holiday', from: '2030-01-01', to: '2030-01-01', intervals: [] }],
+    });
+    const calendarId = created.structuredContent.calendar.id;
+    expect(created.content[0]?.text).toBe(`Calendar "Office" (UTC, 1 exception, id ${calendarId}) created.`);
+    const listed = await callOk<{ calendars: { id: string }[] }>(client, 'list_calendars', { projectId });
+    expect(listed.structuredContent.calendars.map((calendar) => calendar.id)).toEqual([calendarId]);
+    const read = await callOk<{ calendar: { name: string } }>(client, 'get_calendar', { projectId, calendarId });
+    expect(read.structuredContent.calendar.name).toBe('Office');
+    expectStatus(await rest.req('PATCH', `/api/projects/${projectId}`, { calendarId }), 200);
+    const changed = await callOk<{ rescheduled: boolean }>(client, 'update_calendar', { projectId, calendarId, timeZone: 'Asia/Tokyo' });
+    expect(changed.structuredContent.rescheduled).toBe(true);
+    expect(changed.content[0]?.text).toMatch(/^Calendar "Office" \(Asia\/Tokyo, .* saved; every task was rescheduled\.$/);
+    const refused = await callError(client, 'update_calendar', { projectId, calendarId, timeZone: 'Nowhere/Atlantis' });
+    expect(refused.details?.fields?.map((field) => field.path)).toEqual(['timeZone']);
+    expectStatus(await rest.req('PATCH', `/api/projects/${projectId}`, { calendarId: null }), 200);
   });
 
   it('answers mistakes with the API error code, message and fields', async () => {

@@ -129,6 +129,19 @@ export function planningClient(server: TestServer, credential: string | { header
 }
 export type PlanningClient = ReturnType<typeof planningClient>;
 
+/** A new read-only API key of a provisioned user, made through the CLI. */
+export async function readOnlyKey(server: TestServer, email: string): Promise<string> {
+  const created = await server.cli('key', 'create', '--email', email, '--scope', 'read', '--json');
+  expect(created.code, created.stderr).toBe(0);
+  return (created.json as { key: string }).key;
+}
+
+/** Gives a provisioned user a direct role on a project, through the CLI. */
+export async function addProjectMember(server: TestServer, projectId: string, email: string, role: 'owner' | 'editor' | 'viewer'): Promise<void> {
+  const added = await server.cli('project', 'add-member', '--project', projectId, '--email', email, '--role', role);
+  expect(added.code, added.stderr).toBe(0);
+}
+
 /**
  * A project of the client (key `key`) holding Phase (a summary with A → B) and C after B:
  * a branch to delete whose links reach outside it.

@@ -490,7 +490,9 @@ export class PlanEditor {
     if (datedConstraints.has(row.constraint_kind) && !row.constraint_date) {
       this.problem(field(path, 'constraintDate'), `is required for constraintKind ${row.constraint_kind}`);
     }
-    if (row.calendar_id) this.problem(field(path, 'calendarId'), 'no such calendar (only the project calendar exists yet)');
+    if (row.calendar_id && !this.plan.calendars.some((calendar) => calendar.id === row.calendar_id)) {
+      this.problem(field(path, 'calendarId'), 'no such calendar in this project');
+    }
   }
 
   private assignmentsOf(taskId: string): readonly AssignmentRow[] {

@@ -147,7 +147,7 @@ function emptySession(): Session {
     deleted_by: null,
   };
   const cache = new PlanCache();
-  cache.put({ project, tasks: new PlanRows(), dependencies: new PlanRows(), resources: PlanRows.loaded(resources), assignments: new PlanRows() }, 0);
+  cache.put({ project, tasks: new PlanRows(), dependencies: new PlanRows(), resources: PlanRows.loaded(resources), assignments: new PlanRows(), calendars: [] }, 0);
   return { cache, project, writes: 0, tasksCreated: 0 };
 }
 

@@ -1,5 +1,5 @@
 import type { Scheduler } from '@gantry/engine';
-import type { AssignmentRow, DependencyRow, ProjectRow, ResourceRow, TaskRow } from '../../store/store.js';
+import type { AssignmentRow, CalendarRow, DependencyRow, ProjectRow, ResourceRow, TaskRow } from '../../store/store.js';
 import type { Plan } from './plan.js';
 import { PlanRows } from './plan-rows.js';
 
@@ -11,13 +11,15 @@ interface Snapshot {
   dependencies: Map<string, DependencyRow>;
   resources: Map<string, ResourceRow>;
   assignments: Map<string, readonly AssignmentRow[]>;
+  calendars: readonly CalendarRow[];
 }
 
 /**
  * The last committed plan of recently written projects, so that a write to a large
  * project does not read every task back first. An entry is used only when its version
  * equals the project's `plan_version`, read under the project's write lock — so another
- * process's write (another node, the CLI) simply makes it miss. Bounded: least recently
+ * process's write (another node, the CLI) simply makes it miss. A calendar write moves the
+ * plan version too, so no entry outlives the working times it was computed on. Bounded: least recently
  * used projects are dropped.
  *
  * A write sees the entry's rows through its own copies (`PlanRows`) and `put` commits
@@ -44,6 +46,7 @@ export class PlanCache {
       dependencies: new PlanRows(snapshot.dependencies),
       resources: new PlanRows(snapshot.resources),
       assignments: new PlanRows(snapshot.assignments),
+      calendars: snapshot.calendars,
       scheduler,
     };
   }
@@ -58,6 +61,7 @@ export class PlanCache {
       dependencies: plan.dependencies.commit(),
       resources: plan.resources.commit(),
       assignments: plan.assignments.commit(),
+      calendars: plan.calendars,
     });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }

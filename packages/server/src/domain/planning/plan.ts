@@ -1,5 +1,5 @@
 import {
-  createCalendar,
+  compileCalendars,
   Scheduler,
   STANDARD_CALENDAR,
   toEpochMinutes,
@@ -12,7 +12,8 @@ import {
   type TaskInput,
   type TaskResult,
 } from '@gantry/engine';
-import type { AssignmentRow, DependencyRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
+import type { AssignmentRow, CalendarRow, DependencyRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
+import { calendarInput } from './calendar-rows.js';
 import { PlanRows } from './plan-rows.js';
 
 /**
@@ -26,6 +27,8 @@ export interface Plan {
   resources: PlanRows<ResourceRow>;
   /** By task id. */
   assignments: PlanRows<readonly AssignmentRow[]>;
+  /** The project's calendars; a write never changes them (a calendar write moves the plan version instead). */
+  calendars: readonly CalendarRow[];
   /**
    * The engine's state for this plan as committed, when the plan came from the cache:
    * the next recalculation can then be incremental.
@@ -46,11 +49,12 @@ function assignmentsByTask(rows: readonly AssignmentRow[]): Map<string, readonly
 }
 
 export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> {
-  const [taskRows, dependencyRows, resourceRows, assignmentRows] = await Promise.all([
+  const [taskRows, dependencyRows, resourceRows, assignmentRows, calendars] = await Promise.all([
     tx.tasks.listForProject(project.id),
     tx.tasks.listDependencies(project.id),
     tx.people.listResources(project.id),
     tx.people.listAssignments(project.id),
+    tx.calendars.listForProject(project.id),
   ]);
   return {
     project,
@@ -58,6 +62,7 @@ export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> 
     dependencies: PlanRows.loaded(dependencyRows),
     resources: PlanRows.loaded(resourceRows),
     assignments: new PlanRows(assignmentsByTask(assignmentRows)),
+    calendars,
   };
 }
 
@@ -66,11 +71,13 @@ export function dayStart(date: string): string {
   return `${date}T00:00:00.000Z`;
 }
 
-const projectCalendar = createCalendar(STANDARD_CALENDAR);
-
-/** The first working minute on or after a date (project calendar): where a project without tasks starts and ends. */
-export function firstWorkingMinute(date: string): string {
-  return toIsoString(projectCalendar.nextWorkStart(toEpochMinutes(dayStart(date))!));
+/**
+ * The first working minute on or after a date in the project calendar (`calendarId` among
+ * `calendars`; null = Standard): where a project without tasks starts and ends.
+ */
+export function firstWorkingMinute(date: string, calendars: readonly CalendarRow[], calendarId: string | null): string {
+  const calendar = compileCalendars(calendars.map(calendarInput)).get(calendarId ?? STANDARD_CALENDAR.id)!;
+  return toIsoString(calendar.nextWorkStart(toEpochMinutes(dayStart(date))!));
 }
 
 function engineTask(row: TaskRow, projectKey: string, assignments: readonly AssignmentRow[] | undefined): TaskInput {
@@ -148,6 +155,7 @@ export function engineInput(plan: Plan): ScheduleInput {
       deadline: project.deadline ? dayStart(project.deadline) : null,
       calendarId: project.calendar_id,
     },
+    calendars: plan.calendars.map(calendarInput),
     tasks,
     dependencies,
   };

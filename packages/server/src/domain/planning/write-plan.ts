@@ -175,7 +175,7 @@ export async function writePlanInTransaction(
   events.push(...planEvents(ctx, plan, editor.applied, saved));
   await yieldIfBusy();
 
-  const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date);
+  const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date, plan.calendars, project.calendar_id);
   const projectFinishAt = result.projectFinishAt ?? projectStartAt;
   // The key locks with the first task: a change of the project's own fields.
   const locksKey = project.key_locked === 0 && plan.tasks.size > 0;

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { DateOnly, DateTimeInput, ProjectCreate, TaskCreate, type Conflict, type FieldProblem, type Project } from '@gantry/contract';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { z } from 'zod';
-import type { BaselineRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
-import type { DocumentTask, PlanDocument } from '../exchange/plan-document.js';
+import type { BaselineRow, CalendarRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
+import type { DocumentCalendar, DocumentInterval, DocumentTask, PlanDocument } from '../exchange/plan-document.js';
+import { presentCalendar, standardCalendarDocument } from '../planning/calendar-rows.js';
 import type { PlanChanges, RecordedTaskValues } from '../planning/apply-changes.js';
 import { MAIN_BASELINE_NAME } from '../planning/baselines.js';
 import type { Plan } from '../planning/plan.js';
@@ -18,17 +19,17 @@ import { insertProject, outlineOrder, type NewProject, type ProjectSource } from
 /**
  * The stored plan as a plan document, read with `q` (a transaction's, to read it as a
  * write sees it): refs are the row ids, tasks in outline order, dependencies in the
- * order they were made. Calendars are not stored yet: `calendars` is empty and every
- * `calendarRef` null.
+ * order they were made, the project's calendars.
  */
 export async function documentOfProject(q: Queries, project: ProjectRow): Promise<PlanDocument> {
-  const [tasks, dependencies, resources, assignments, baselines, baselineTasks] = await Promise.all([
+  const [tasks, dependencies, resources, assignments, baselines, baselineTasks, calendars] = await Promise.all([
     q.tasks.listForProject(project.id),
     q.tasks.listDependencies(project.id),
     q.people.listResources(project.id),
     q.people.listAssignments(project.id),
     q.baselines.list(project.id),
     q.baselines.listTasksOfProject(project.id),
+    q.calendars.listForProject(project.id),
   ]);
   const tasksOfBaseline = new Map<string, PlanDocument['baselines'][number]['tasks']>(baselines.map((b) => [b.id, []]));
   const taskIds = new Set(tasks.map((task) => task.id));
@@ -44,8 +45,8 @@ export async function documentOfProject(q: Queries, project: ProjectRow): Promis
     scheduleFrom: project.schedule_from,
     deadline: project.deadline,
     currency: project.currency,
-    calendarRef: null,
-    calendars: [],
+    calendarRef: project.calendar_id,
+    calendars: calendars.map(documentCalendarOf),
     resources: resources.map((r) => ({ ref: r.id, name: r.name, userId: r.user_id })),
     tasks: outlineOrder(tasks).map(documentTaskOf),
     dependencies: [...dependencies]
@@ -54,6 +55,20 @@ export async function documentOfProject(q: Queries, project: ProjectRow): Promis
     assignments: assignments.map((a) => ({ taskRef: a.task_id, resourceRef: a.resource_id, unitsPct: a.units_pct })),
     // The main baseline is the one without a name (as `POST …/baseline` without one saves it).
     baselines: baselines.map((b) => ({ name: b.is_main === 1 ? null : b.name, slot: b.slot, tasks: tasksOfBaseline.get(b.id) ?? [] })),
+  };
+}
+
+function documentCalendarOf(row: CalendarRow): DocumentCalendar {
+  const { id, name, timeZone, weekly, exceptions, baseCalendarId } = presentCalendar(row);
+  // Stored intervals were checked to be pairs when written; the contract types them as arrays (for MCP clients' validators).
+  const pairs = (intervals: readonly string[][]) => intervals as DocumentInterval[];
+  return {
+    ref: id,
+    name,
+    timeZone,
+    weekly: weekly.map((day) => (day === null ? null : pairs(day))),
+    exceptions: exceptions.map((e) => ({ name: e.name ?? null, from: e.from, to: e.to, intervals: pairs(e.intervals) })),
+    baseRef: baseCalendarId,
   };
 }
 
@@ -69,7 +84,7 @@ function documentTaskOf(row: TaskRow): DocumentTask {
     constraintKind: row.constraint_kind as DocumentTask['constraintKind'],
     constraintDate: row.constraint_date,
     deadline: row.deadline,
-    calendarRef: null,
+    calendarRef: row.calendar_id,
     costFixed: row.cost_fixed,
     notes: row.notes,
     color: row.color,
@@ -161,13 +176,15 @@ export function publicTaskFields(task: DocumentTask) {
  */
 export function documentProblems(document: PlanDocument): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  const calendarRefs = new Set(document.calendars.map((calendar) => calendar.ref));
+  if (document.calendarRef !== null && !calendarRefs.has(document.calendarRef)) problems.push({ path: 'calendarRef', message: 'no such calendar in the document' });
   const refs = new Map<string, number>();
   document.tasks.forEach((task, index) => {
     const path = `tasks[${index}]`;
     if (refs.has(task.ref)) problems.push({ path: `${path}.ref`, message: 'is used by another task of the document' });
     if (task.parentRef !== null && !refs.has(task.parentRef)) problems.push({ path: `${path}.parentRef`, message: 'must name a task that comes earlier in the document' });
     refs.set(task.ref, index);
-    if (task.calendarRef !== null) problems.push({ path: `${path}.calendarRef`, message: 'no such calendar (only the project calendar exists yet)' });
+    if (task.calendarRef !== null && !calendarRefs.has(task.calendarRef)) problems.push({ path: `${path}.calendarRef`, message: 'no such calendar in the document' });
     const { progressPct, actualStartAt, actualFinishAt, durationMin } = task;
     problems.push(...schemaProblems(TaskCreate.safeParse({ ...publicTaskFields(task), durationMin, workMin: task.workMin ?? 0, progressPct, actualStartAt, actualFinishAt }), path));
     for (const name of ['manualStartAt', 'manualFinishAt'] as const) problems.push(...schemaProblems(DateTimeInput.nullable().safeParse(task[name]), `${path}.${name}`));
@@ -310,9 +327,9 @@ export function documentLinks(document: PlanDocument, taskId: (ref: string) => s
   }));
 }
 
-/** A document task as a change-set create with its id, located in the document. */
-export function documentTaskCreate(task: DocumentTask, id: string, index: number): PlanChanges['createTasks'][number] {
-  return { ...publicTaskFields(task), id, durationMin: task.type === 'milestone' ? 0 : task.durationMin, workMin: task.workMin ?? 0, path: `tasks[${index}]` };
+/** A document task as a change-set create with its id and its calendar's, located in the document. */
+export function documentTaskCreate(task: DocumentTask, id: string, calendarId: string | null, index: number): PlanChanges['createTasks'][number] {
+  return { ...publicTaskFields(task), id, calendarId, durationMin: task.type === 'milestone' ? 0 : task.durationMin, workMin: task.workMin ?? 0, path: `tasks[${index}]` };
 }
 
 export interface DocumentOptions {
@@ -322,6 +339,20 @@ export interface DocumentOptions {
   key?: string;
   /** Another start than the document's moves the whole plan by as many days. */
   startDate?: string;
+  /** IANA zone of the project calendar's working times (the document's own calendar, or a Standard one). */
+  timeZone?: string;
+}
+
+/** The document's calendars with the project calendar's working times in `timeZone`: a Standard one when it has none. */
+function calendarsIn(document: PlanDocument, timeZone: string | undefined): { documents: DocumentCalendar[]; projectRef: string | null } {
+  if (timeZone === undefined) return { documents: document.calendars, projectRef: document.calendarRef };
+  if (document.calendarRef === null) {
+    const standard = standardCalendarDocument(timeZone);
+    // A ref of its own, even in a document whose calendars are named by other schemes.
+    const ref = document.calendars.some((calendar) => calendar.ref === standard.ref) ? randomUUID() : standard.ref;
+    return { documents: [...document.calendars, { ...standard, ref }], projectRef: ref };
+  }
+  return { documents: document.calendars.map((calendar) => (calendar.ref === document.calendarRef ? { ...calendar, timeZone } : calendar)), projectRef: document.calendarRef };
 }
 
 export interface ProjectFromDocument {
@@ -351,9 +382,14 @@ export async function createProjectFromDocument(ctx: DomainContext, actor: Actor
   const taskIds = new Map(document.tasks.map((task) => [task.ref, randomUUID()]));
   const taskId = (ref: string) => taskIds.get(ref) as string;
   const written = await ctx.store.transaction(async (tx) => {
-    const project = await insertProject(ctx, tx, actor, input, { source: options.source, keyLocked: document.tasks.length > 0 });
+    const { project, calendarIds } = await insertProject(ctx, tx, actor, input, {
+      source: options.source,
+      keyLocked: document.tasks.length > 0,
+      calendars: calendarsIn(document, options.timeZone),
+    });
+    const calendarId = (ref: string | null) => (ref === null ? null : (calendarIds.get(ref) ?? null));
     const changes: PlanChanges = {
-      createTasks: document.tasks.map((task, index) => documentTaskCreate(task, taskId(task.ref), index)),
+      createTasks: document.tasks.map((task, index) => documentTaskCreate(task, taskId(task.ref), calendarId(task.calendarRef), index)),
       updateTasks: [],
       createDependencies: documentLinks(document, taskId),
       deleteDependencyIds: [],

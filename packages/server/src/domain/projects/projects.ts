@@ -3,6 +3,7 @@ import type { Conflict, EventData, FullProject, Project, ProjectCreate, ProjectL
 import type { z } from 'zod';
 import type { ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { presentBaseline } from '../planning/baselines.js';
+import { createProjectCalendars, presentCalendar, standardCalendarDocument } from '../planning/calendar-rows.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
 import { firstWorkingMinute } from '../planning/plan.js';
 import { recalculateOnly, rememberCommittedPlan, writePlanInTransaction } from '../planning/write-plan.js';
@@ -10,6 +11,7 @@ import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
 import { effectiveProjectRole, requireProject } from '../permissions.js';
+import type { DocumentCalendar } from '../exchange/plan-document.js';
 import { deriveProjectKey, firstFreeKey } from './project-key.js';
 import { readVersion, type CommittedRows } from './read-cache.js';
 
@@ -81,13 +83,14 @@ const [openBracket, comma, closeBracket] = ['[', ',', ']'].map((text) => Buffer.
 async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committed: CommittedRows | undefined): Promise<Buffer> {
   const { id: projectId, key: projectKey } = project;
   const q = ctx.store.q;
-  const [tasks, dependencies, resources, assignments, baselines, baselineTasks] = await Promise.all([
+  const [tasks, dependencies, resources, assignments, baselines, baselineTasks, calendars] = await Promise.all([
     committed?.tasks ?? q.tasks.listForProject(projectId),
     committed?.dependencies ?? q.tasks.listDependencies(projectId),
     q.people.listResources(projectId),
     q.people.listAssignments(projectId),
     q.baselines.list(projectId),
     q.baselines.listTasksOfProject(projectId),
+    q.calendars.listForProject(projectId),
   ]);
   // One pass over every baseline's task values (a baseline holds one per task), not one per baseline.
   const tasksOfBaseline = new Map<string, FullProject['baselines'][number]['tasks']>();
@@ -102,6 +105,7 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
     resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
     assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
     baselines: baselines.map((b) => ({ ...presentBaseline(b), tasks: tasksOfBaseline.get(b.id) ?? [] })),
+    calendars: calendars.map(presentCalendar),
   };
   return Buffer.concat([
     Buffer.from(`{"project":${JSON.stringify(presentProject(project))},"tasks":`),
@@ -114,7 +118,7 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
 }
 
 /**
- * The whole plan in one read (project, tasks, dependencies, resources, assignments,
+ * The whole plan in one read (project, tasks, dependencies, resources, assignments, calendars,
  * baselines), serialised as UTF-8 JSON. Cached per project version — the plan version and
  * the project's `updated_at`, both on the row read for the permission check — so
  * reading a large plan costs no serialisation until it changes, and reading it right
@@ -152,15 +156,21 @@ export type NewProject = z.output<typeof ProjectCreate>;
  * Inserts a new project inside the caller's transaction: the workspace (the one asked for,
  * else the key's, else the personal one), the key (given and free, or derived from the
  * name), the creator as a direct owner, and `project.created` with how it was made.
- * `keyLocked`: the project is made with tasks, whose keys hold the project key.
+ * `keyLocked`: the project is made with tasks, whose keys hold the project key. Answers the
+ * row and the id of each calendar by its ref.
  */
 export async function insertProject(
   ctx: DomainContext,
   tx: Queries,
   actor: Actor,
   input: NewProject,
-  options: { source: ProjectSource; keyLocked: boolean },
-): Promise<ProjectRow> {
+  options: {
+    source: ProjectSource;
+    keyLocked: boolean;
+    /** The project's calendars and which of them is its own (default: `input.timeZone`'s Standard calendar, if any). */
+    calendars?: { documents: readonly DocumentCalendar[]; projectRef: string | null };
+  },
+): Promise<{ project: ProjectRow; calendarIds: ReadonlyMap<string, string> }> {
   const scheduleFrom = input.scheduleFrom ?? 'forward';
   if (scheduleFrom === 'backward' && !input.deadline) {
     throw invalid([{ path: 'deadline', message: 'is required when scheduleFrom is backward (the schedule is anchored at it)' }]);
@@ -196,7 +206,7 @@ export async function insertProject(
     created_by: actor.userId,
     created_at: now,
     updated_at: now,
-    finish_at: firstWorkingMinute(startDate),
+    finish_at: firstWorkingMinute(startDate, [], null),
     task_count: 0,
     next_task_number: 1,
     plan_version: 0,
@@ -204,16 +214,24 @@ export async function insertProject(
     deleted_by: null,
   };
   await tx.projects.insert(created);
+  // Calendars are rows of the project: made once it exists, before it is announced with its calendar.
+  const calendars = options.calendars ?? (input.timeZone ? { documents: [standardCalendarDocument(input.timeZone)], projectRef: 'standard' } : null);
+  const calendarIds = calendars ? await createProjectCalendars(tx, created.id, calendars.documents, now) : new Map<string, string>();
+  if (calendars?.projectRef) {
+    created.calendar_id = calendarIds.get(calendars.projectRef) ?? null;
+    created.finish_at = firstWorkingMinute(startDate, await tx.calendars.listForProject(created.id), created.calendar_id);
+    await tx.projects.update(created.id, { calendar_id: created.calendar_id, finish_at: created.finish_at });
+  }
   await tx.projects.putMember({ project_id: created.id, user_id: actor.userId, role: 'owner', created_at: now });
   await appendEvents(tx, actor, now, [
     { type: 'project.created', workspaceId, projectId: created.id, data: { project: presentProject(created), source: options.source } },
   ]);
-  return created;
+  return { project: created, calendarIds };
 }
 
 /** Creates a blank project; the creator becomes a direct owner. Emits `project.created`. */
 export async function createProject(ctx: DomainContext, actor: Actor, input: NewProject): Promise<Project> {
-  const row = await ctx.store.transaction((tx) => insertProject(ctx, tx, actor, input, { source: 'blank', keyLocked: false }));
+  const { project: row } = await ctx.store.transaction((tx) => insertProject(ctx, tx, actor, input, { source: 'blank', keyLocked: false }));
   return presentProject(row);
 }
 
@@ -229,6 +247,7 @@ const patchableColumns = {
   currency: 'currency',
   scheduleFrom: 'schedule_from',
   color: 'color',
+  calendarId: 'calendar_id',
 } as const satisfies Partial<Record<keyof Project, keyof ProjectRow>>;
 
 /** The fields of the project's read shape that differ between two versions of its row, `{field: {from, to}}`: `project.updated`'s `changes`. */
@@ -242,9 +261,9 @@ export function projectChanges(current: ProjectRow, next: ProjectRow): Record<st
   return changes;
 }
 
-/** Changes that move the schedule: the anchor dates and the direction. */
+/** Changes that move the schedule: the anchor dates, the direction and the calendar. */
 function needsReschedule(changed: Set<string>, scheduleFrom: 'forward' | 'backward'): boolean {
-  return changed.has('startDate') || changed.has('scheduleFrom') || (scheduleFrom === 'backward' && changed.has('deadline'));
+  return changed.has('startDate') || changed.has('scheduleFrom') || changed.has('calendarId') || (scheduleFrom === 'backward' && changed.has('deadline'));
 }
 
 /**
@@ -286,8 +305,12 @@ export async function updateProject(
         throw conflict(`project key ${next.key} is already used in this workspace`, [{ path: 'key', message: 'already used in this workspace' }]);
       }
     }
+    const calendars = await tx.calendars.listForProject(projectId);
+    if (changes.calendarId && next.calendar_id !== null && !calendars.some((calendar) => calendar.id === next.calendar_id)) {
+      throw invalid([{ path: 'calendarId', message: 'no such calendar in this project' }]);
+    }
     const rescheduled = needsReschedule(new Set(Object.keys(changes)), next.schedule_from);
-    if (rescheduled && next.task_count === 0) next.finish_at = firstWorkingMinute(next.start_date);
+    if (rescheduled && next.task_count === 0) next.finish_at = firstWorkingMinute(next.start_date, calendars, next.calendar_id);
     next.updated_at = now;
     await tx.projects.update(projectId, next);
     const project = presentProject(next);

@@ -56,8 +56,9 @@ function restoreChanges(plan: Plan, document: PlanDocument, resourceIds: Readonl
   const createTasks: PlanChanges['createTasks'] = [];
   const updateTasks: PlanChanges['updateTasks'] = [];
   document.tasks.forEach((task: DocumentTask, index) => {
-    if (plan.tasks.has(task.ref)) updateTasks.push({ ...publicTaskFields(task), id: task.ref, path: `tasks[${index}]` });
-    else createTasks.push(documentTaskCreate(task, task.ref, index));
+    // A project's calendars are never deleted: a saved version's calendar refs are still its calendars' ids.
+    if (plan.tasks.has(task.ref)) updateTasks.push({ ...publicTaskFields(task), calendarId: task.calendarRef, id: task.ref, path: `tasks[${index}]` });
+    else createTasks.push(documentTaskCreate(task, task.ref, task.calendarRef, index));
   });
   // The top of each branch made since the version: deleting it deletes its subtasks (moved-away saved tasks excepted).
   const deleteTaskIds = [...plan.tasks.values()]

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import { expect, it } from 'vitest';
-import { withStoreAt } from '../../../test/support/migration-store.js';
+import { insertProject, withStoreAt } from '../../../test/support/migration-store.js';
 
 it('leaves the projects stored before it undeleted, and adds invites that keep a token digest once', () =>
   withStoreAt('0005-oauth', async (db, migrateToLatest) => {
-    await sql`insert into users (id, email, locale, email_verified, created_at, updated_at) values ('u1', 'ada@example.com', 'en', 1, '2026-01-01', '2026-01-01')`.execute(db);
-    await sql`insert into workspaces (id, name, is_personal, created_at, updated_at) values ('w1', 'Ada', 1, '2026-01-01', '2026-01-01')`.execute(db);
-    await sql`insert into projects (id, workspace_id, key, key_locked, name, start_date, currency, schedule_from, settings, created_at, updated_at, finish_at, task_count, next_task_number, plan_version)
-      values ('p1', 'w1', 'WEB', 0, 'Website', '2026-03-02', 'USD', 'forward', '{}', '2026-01-01', '2026-01-01', '2026-03-02T08:00:00.000Z', 0, 1, 0)`.execute(db);
+    await insertProject(db);
     await migrateToLatest();
     const projects = await sql`select key, deleted_at, deleted_by from projects`.execute(db);
     expect(projects.rows).toEqual([{ key: 'WEB', deleted_at: null, deleted_by: null }]);

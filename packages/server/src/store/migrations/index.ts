@@ -7,6 +7,7 @@ import { oauth } from './0005-oauth.js';
 import { webSessions } from './0006-web-sessions.js';
 import { deletionAndInvites } from './0007-deletion-and-invites.js';
 import { webhookActiveSince } from './0008-webhook-active-since.js';
+import { calendars } from './0009-calendars.js';
 import { projectVersions } from './0010-project-versions.js';
 import { templates } from './0011-templates.js';
 
@@ -20,6 +21,7 @@ export const migrations: Record<string, Migration> = {
   '0006-web-sessions': webSessions,
   '0007-deletion-and-invites': deletionAndInvites,
   '0008-webhook-active-since': webhookActiveSince,
+  '0009-calendars': calendars,
   '0010-project-versions': projectVersions,
   '0011-templates': templates,
 };
