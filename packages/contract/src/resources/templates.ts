@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { DateOnly, Uuid } from '../common.js';
 import { limits, locales } from '../limits.js';
+import { TimeZoneName } from './calendars.js';
 
 export const Template = z.object({
   id: z.string().describe('`builtin:<slug>`, or the id of a template saved by a user.'),
@@ -34,7 +35,7 @@ export const ProjectFromTemplate = z.object({
     .optional()
     .describe('Derived from the name when omitted.'),
   locale: z.enum(locales).optional().describe('Language of the template texts (task names); default `en`. Templates saved by users keep their own texts.'),
-  tz: z.string().optional().describe('IANA time zone of the project calendar: the working hours (08:00-12:00, 13:00-17:00, Monday to Friday) are in this zone. Default UTC.'),
+  tz: TimeZoneName.optional().describe('IANA time zone of the project calendar: the working hours (08:00-12:00, 13:00-17:00, Monday to Friday) are in this zone. Default UTC.'),
   workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
 });
 

@@ -3,6 +3,9 @@ import { minutesPerDay } from '../format';
 import type { FullProject, PlanTask, TaskPatch } from '../types';
 import { dayInMs, workingDaysBetween } from './time-scale';
 
+/** The API's working intervals are pairs, `["HH:MM", "HH:MM"]` (its schema types them as arrays). */
+const workInterval = (pair: readonly string[]): [string, string] => [pair[0] ?? '00:00', pair[1] ?? '00:00'];
+
 export interface Span {
   startAt: string | null;
   finishAt: string | null;
@@ -31,6 +34,13 @@ function engineInput(plan: FullProject): ScheduleInput {
       deadline: project.deadline ? `${project.deadline}T00:00:00.000Z` : null,
       calendarId: project.calendarId,
     },
+    calendars: plan.calendars.map(({ id, timeZone, weekly, exceptions, baseCalendarId }) => ({
+      id,
+      timeZone,
+      weekly: weekly.map((day) => (day === null ? null : day.map(workInterval))),
+      exceptions: exceptions.map(({ from, to, intervals }) => ({ from, to, intervals: intervals.map(workInterval) })),
+      baseCalendarId,
+    })),
     tasks: plan.tasks.map(
       (task): TaskInput => ({
         ...task,

@@ -1,4 +1,5 @@
-import { createCalendar, schedule, STANDARD_CALENDAR, toEpochMinutes, type CalendarInput, type ScheduleInput, type ScheduleResult } from '@gantry/engine';
+import { createCalendar, schedule, STANDARD_CALENDAR, TimeZone, toEpochMinutes, type CalendarInput, type ScheduleInput, type ScheduleResult } from '@gantry/engine';
+import { dayStart } from '../planning/plan.js';
 import type { DocumentCalendar, PlanDocument } from './plan-document.js';
 
 function calendarInput(calendar: DocumentCalendar): CalendarInput {
@@ -17,11 +18,12 @@ export function documentScheduleInput(document: PlanDocument): ScheduleInput {
   // Node 20 has no Map.groupBy.
   const assignments = new Map<string, PlanDocument['assignments']>();
   for (const a of document.assignments) assignments.set(a.taskRef, [...(assignments.get(a.taskRef) ?? []), a]);
+  const zone = new TimeZone(document.calendars.find((c) => c.ref === document.calendarRef)?.timeZone ?? 'UTC');
   return {
     project: {
-      startAt: `${document.startDate}T00:00:00.000Z`,
+      startAt: dayStart(document.startDate, zone),
       scheduleFrom: document.scheduleFrom,
-      deadline: document.deadline ? `${document.deadline}T00:00:00.000Z` : null,
+      deadline: document.deadline ? dayStart(document.deadline, zone) : null,
       calendarId: document.calendarRef,
     },
     calendars: document.calendars.map(calendarInput),

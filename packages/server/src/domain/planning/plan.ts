@@ -2,6 +2,7 @@ import {
   compileCalendars,
   Scheduler,
   STANDARD_CALENDAR,
+  TimeZone,
   toEpochMinutes,
   toIsoString,
   type AssignmentInput,
@@ -66,9 +67,21 @@ export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> 
   };
 }
 
-/** Midnight UTC of a date: the engine moves it to the first working minute. */
-export function dayStart(date: string): string {
-  return `${date}T00:00:00.000Z`;
+const utc = new TimeZone('UTC');
+
+/**
+ * Midnight of a date where the project works (the zone of its calendar; UTC for the
+ * Standard calendar), as an instant: the engine moves it to the first working minute.
+ * A project in Tokyo starting on 2 March starts at 08:00 there, 23:00 UTC on 1 March.
+ */
+export function dayStart(date: string, zone: TimeZone = utc): string {
+  return toIsoString(zone.toUtc(toEpochMinutes(`${date}T00:00:00.000Z`)!));
+}
+
+/** The time zone of the project calendar (`calendarId` among `calendars`; null = Standard, in UTC). */
+function projectZone(calendars: readonly CalendarRow[], calendarId: string | null): TimeZone {
+  const zone = calendars.find((calendar) => calendar.id === calendarId)?.time_zone;
+  return zone && zone !== 'UTC' ? new TimeZone(zone) : utc;
 }
 
 /**
@@ -77,7 +90,7 @@ export function dayStart(date: string): string {
  */
 export function firstWorkingMinute(date: string, calendars: readonly CalendarRow[], calendarId: string | null): string {
   const calendar = compileCalendars(calendars.map(calendarInput)).get(calendarId ?? STANDARD_CALENDAR.id)!;
-  return toIsoString(calendar.nextWorkStart(toEpochMinutes(dayStart(date))!));
+  return toIsoString(calendar.nextWorkStart(toEpochMinutes(dayStart(date, calendar.zone))!));
 }
 
 function engineTask(row: TaskRow, projectKey: string, assignments: readonly AssignmentRow[] | undefined): TaskInput {
@@ -148,11 +161,12 @@ export function engineInput(plan: Plan): ScheduleInput {
     (row) => engineTask(row, project.key, plan.assignments.get(row.id)),
   );
   const dependencies = reusedInputs(previous?.dependencies, plan.dependencies, ({ id }) => plan.dependencies.touches(id), dependencyInput);
+  const zone = projectZone(plan.calendars, project.calendar_id);
   return {
     project: {
-      startAt: dayStart(project.start_date),
+      startAt: dayStart(project.start_date, zone),
       scheduleFrom: project.schedule_from,
-      deadline: project.deadline ? dayStart(project.deadline) : null,
+      deadline: project.deadline ? dayStart(project.deadline, zone) : null,
       calendarId: project.calendar_id,
     },
     calendars: plan.calendars.map(calendarInput),

@@ -59,6 +59,7 @@ export async function createProjectFromTemplate(ctx: DomainContext, actor: Actor
     key: input.key,
     workspaceId: input.workspaceId,
     startDate: input.startDate,
+    timeZone: input.tz,
   });
   return created;
 }
