@@ -8,7 +8,6 @@ import { AppError } from '../../src/domain/errors.js';
 import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
 import { scheduleDocument } from '../../src/domain/exchange/schedule-document.js';
 import { writeMspdi } from '../../src/domain/exchange/mspdi/write.js';
-import type { PlanDocument } from '../../src/domain/exchange/plan-document.js';
 
 /** Microsoft Project's own files and the plans MPXJ read from them (see that folder's README). */
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../engine/test/golden/mspdi');

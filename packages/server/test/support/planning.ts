@@ -34,6 +34,7 @@ export interface PlanTask {
   lateFinishAt: string | null;
   actualStartAt: string | null;
   actualFinishAt: string | null;
+  manuallyScheduled: boolean;
 }
 export type Task = Omit<PlanTask, 'sortKey'> & {
   projectId: string;

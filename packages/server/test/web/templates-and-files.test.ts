@@ -44,7 +44,7 @@ describe('the web app: projects from templates and files, saved versions, export
     await screenshot(page, '01-from-template');
     await page.getByRole('button', { name: 'Create' }).click();
     await page.getByRole('heading', { name: hiring.texts.de.name }).waitFor();
-    await page.getByText(hiring.texts.de.tasks['job-description'], { exact: true }).first().waitFor();
+    await page.getByText(hiring.texts.de.tasks['job-description']!, { exact: true }).first().waitFor();
     await screenshot(page, '02-german-plan');
 
     const projectId = new URL(page.url()).pathname.split('/')[2]!;
