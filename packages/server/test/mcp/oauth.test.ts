@@ -41,7 +41,7 @@ describe('MCP with OAuth access tokens', () => {
     const token = await tokenFor(`${server.url}/mcp`, 'service:read service:write');
     for (const connect of [connectLegacy, connectModern]) {
       const client = await connect(server, token);
-      expect((await client.listTools()).tools).toHaveLength(13);
+      expect((await client.listTools()).tools).toHaveLength(16);
       const projects = await callOk<{ projects: { id: string }[] }>(client, 'list_projects');
       expect(projects.structuredContent.projects.map((p) => p.id)).toEqual([projectId]);
       await callOk(client, 'what_if', { projectId, createTasks: [{ name: 'Maybe' }] });
@@ -52,7 +52,7 @@ describe('MCP with OAuth access tokens', () => {
   it('narrows a read token to the read tools and challenges a write call', async () => {
     const token = await tokenFor(`${server.url}/mcp`, 'service:read');
     const client = await connectModern(server, token);
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_workspaces', 'search_tasks']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks']);
     await client.close();
     const refused = await rawPost(server, { method: 'tools/call', params: { name: 'apply_changes', arguments: { projectId } } }, { authorization: `Bearer ${token}` });
     expect(refused.status).toBe(403);

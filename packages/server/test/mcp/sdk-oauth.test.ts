@@ -61,7 +61,7 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
   /** Lists the tools and calls every one, as the signed-in person (the grant has both scopes). */
   async function callEveryTool(client: Pick<McpClient, 'listTools' | 'callTool'>, sdk: McpClient['sdk']) {
     const caller: McpClient = { sdk, protocolVersion: undefined, listTools: () => client.listTools(), callTool: (params) => client.callTool(params), close: async () => undefined };
-    expect((await client.listTools()).tools).toHaveLength(13);
+    expect((await client.listTools()).tools).toHaveLength(16);
     await callOk(caller, 'list_workspaces');
     await callOk(caller, 'list_projects');
     await callOk(caller, 'get_plan', { projectId });
@@ -75,6 +75,9 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
     await callOk(caller, 'update_calendar', { projectId, calendarId: calendar.id, timeZone: 'Europe/Berlin' });
     await callOk(caller, 'list_calendars', { projectId });
     await callOk(caller, 'get_calendar', { projectId, calendarId: calendar.id });
+    await callOk(caller, 'save_version', { projectId, name: `Before ${sdk}` });
+    await callOk(caller, 'list_versions', { projectId });
+    await callOk(caller, 'duplicate_project', { projectId, name: `Copy by ${sdk}` });
   }
 
   beforeAll(async () => {
