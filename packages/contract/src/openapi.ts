@@ -241,9 +241,10 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
       responses,
     };
     if (def.body) {
+      const files = (def.body.file?.mediaTypes ?? []).map((type) => [type, { schema: { type: 'string' } }]);
       operation.requestBody = {
         required: def.body.required,
-        content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.body.name}` } } },
+        content: { 'application/json': { schema: { $ref: `#/components/schemas/${def.body.name}` } }, ...Object.fromEntries(files) },
       };
     }
     paths[def.path] = { ...paths[def.path], [def.method.toLowerCase()]: operation };

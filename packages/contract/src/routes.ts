@@ -125,6 +125,8 @@ export interface RouteDef<
     pick?: (body: unknown) => z.ZodType;
     /** The longest string a field of this body takes, when one takes more than a description (a whole file). */
     longestString?: number;
+    /** The body may also be a file of these media types, sent as is: it is then the value of `field`, the other fields take their defaults. */
+    file?: { field: string; mediaTypes: readonly string[] };
   };
   /**
    * The success response; `alsoStatus` documents a second success status with the same
@@ -420,8 +422,14 @@ export const routes = {
     tag: 'Projects',
     summary: 'Create a project from a Microsoft Project file (MSPDI XML)',
     description:
-      'Tasks with their outline, dependencies with lags, constraints, deadlines, calendars with exceptions, resources (as people without an account) and assignments, and baselines. `report` lists what the file held that the plan leaves out or keeps in a nearby form. A file that cannot be read (malformed, not Microsoft Project XML, any DOCTYPE or entity declaration, over the limits) is a 400 on `data`, and nothing is created. Emits `project.created` with `data.source = "import"`, then `task.created` and `dependency.created`.',
-    body: { name: 'ProjectImport', schema: ProjectImport, required: true, longestString: limits.requestBodyMaxBytes },
+      'Tasks with their outline, dependencies with lags, constraints, deadlines, calendars with exceptions, resources (as people without an account) and assignments, and baselines. `report` lists what the file held that the plan leaves out or keeps in a nearby form. The file is sent in `data` of a JSON body, or as the body itself with `Content-Type: application/xml` (e.g. `curl --data-binary @plan.xml`). A file that cannot be read (malformed, not Microsoft Project XML, any DOCTYPE or entity declaration, over the limits) is a 400 on `data`, and nothing is created. Emits `project.created` with `data.source = "import"`, then `task.created` and `dependency.created`.',
+    body: {
+      name: 'ProjectImport',
+      schema: ProjectImport,
+      required: true,
+      longestString: limits.requestBodyMaxBytes,
+      file: { field: 'data', mediaTypes: ['application/xml', 'text/xml'] },
+    },
     response: { status: 201, name: 'ProjectImportResult', schema: ProjectImportResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
   }),

@@ -15,7 +15,7 @@ import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
 import { authenticate, enforceRateLimit, refuseBearerDeletion } from './auth.js';
 import { errorBody, installErrorHandler } from './error-handler.js';
-import { bindOperations, type RouteDeps } from './bind-operations.js';
+import { bindOperations, FileBody, type RouteDeps } from './bind-operations.js';
 import { jsonTextProblem } from './json-text-bounds.js';
 import { systemRoutes } from './routes/system.js';
 import { SlidingWindowLimiter } from '../sliding-window-limiter.js';
@@ -119,7 +119,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     clientErrorHandler: answerClientError,
   });
 
-  // JSON only: anything else is answered 400 with the content-type named. A JSON body may
+  // JSON (and, for the routes that take a file, XML): anything else is answered 400 with the content-type named. A JSON body may
   // be empty (clients often send the header on every request); one beyond the request
   // limits is refused before it is parsed; keys that could poison prototypes
   // (`__proto__`, `constructor.prototype`) are refused, named as such.
@@ -136,6 +136,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       done(error, value);
     });
   });
+
+  // A file sent as the body (an import's XML): kept as text for the routes that take one (bind-operations.ts).
+  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) => done(null, new FileBody(body as string)));
 
   const routeDeps: RouteDeps = {
     ctx,

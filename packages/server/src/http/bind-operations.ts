@@ -2,8 +2,21 @@ import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { FileDownload, perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
+import { invalid } from '../domain/errors.js';
 import { sessionCookie } from '../domain/sessions.js';
 import { authenticate, authenticatePerson, clientInfo, enforceRateLimit, refuseBearerDeletion, type RateLimiters } from './auth.js';
+
+/** A request body sent as a file (`Content-Type: application/xml`), not as JSON. */
+export class FileBody {
+  constructor(readonly text: string) {}
+}
+
+/** The JSON body an operation reads: a file sent as the body becomes its file field; routes without one refuse it. */
+function bodyOf(def: Operation['def'], body: unknown): unknown {
+  if (!(body instanceof FileBody)) return body;
+  if (!def.body?.file) throw invalid([{ path: 'headers.content-type', message: 'request bodies must be sent as application/json' }]);
+  return { [def.body.file.field]: body.text };
+}
 
 export interface RouteDeps {
   ctx: DomainContext;
@@ -38,7 +51,7 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
           deps.ctx,
           request.actor,
           operation,
-          { params: request.params, query: request.query, body: request.body },
+          { params: request.params, query: request.query, body: bodyOf(def, request.body) },
           { idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined, client: clientInfo(request) },
         );
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');

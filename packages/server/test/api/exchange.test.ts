@@ -78,6 +78,16 @@ describe('Microsoft Project import and export', () => {
     expect(linksOf(second.body)).toEqual(linksOf(full.body));
   });
 
+  it('takes the file as the body itself (curl --data-binary @plan.xml), and XML nowhere else', async () => {
+    const xml = readFileSync(join(FIXTURES, 'mspdirelations.xml'), 'utf8');
+    const sent = await server.request<Body<Imported>>('POST', '/api/projects/import', { key: owner.key, rawBody: xml, headers: { 'content-type': 'application/xml' } });
+    expect(sent.status, JSON.stringify(sent.body).slice(0, 500)).toBe(201);
+    expect(sent.body.taskCount).toBe(fixtureOf('mspdirelations.xml').tasks.filter((t) => t.uid !== 0).length);
+    const elsewhere = await server.request<Body<unknown>>('POST', '/api/projects', { key: owner.key, rawBody: '<Project/>', headers: { 'content-type': 'application/xml' } });
+    expect(elsewhere.status).toBe(400);
+    expect(fieldPaths(elsewhere.body)).toEqual(['headers.content-type']);
+  });
+
   it('exports a spreadsheet with one row per task', async () => {
     const imported = await importFile(readFileSync(join(FIXTURES, files[0]!), 'utf8'), { name: 'Spreadsheet' });
     const csv = await exportFile(imported.body.project.id, 'csv');
