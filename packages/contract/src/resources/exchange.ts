@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { Uuid } from '../common.js';
-import { limits } from '../limits.js';
-import { NewProjectResult } from './projects.js';
+import { NewProjectResult, ProjectKey, ProjectName } from './projects.js';
 
 export const ImportSubject = z.enum(['project', 'calendar', 'task', 'dependency', 'resource', 'assignment', 'baseline']);
 export type ImportSubject = z.infer<typeof ImportSubject>;
@@ -32,13 +31,8 @@ export const ImportFormat = z.enum(['mspdi']);
 export const ProjectImport = z.object({
   format: ImportFormat.default('mspdi').describe('`mspdi`: Microsoft Project XML, as Microsoft Project saves it ("XML format (*.xml)").'),
   data: z.string().min(1).describe('The whole file, as text (at most the request body limit).'),
-  name: z.string().trim().min(1).max(limits.nameMaxLength).optional().describe("Defaults to the file's project name (or title)."),
-  key: z
-    .string()
-    .regex(limits.projectKeyPattern, '2-5 letters or digits, starting with a letter')
-    .transform((key) => key.toUpperCase())
-    .optional()
-    .describe('Derived from the name when omitted.'),
+  name: ProjectName.optional().describe("Defaults to the file's project name (or title)."),
+  key: ProjectKey.optional().describe('Derived from the name when omitted.'),
   workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
 });
 

@@ -40,8 +40,11 @@ export const ProjectListItem = Project.extend({
 });
 export type ProjectListItem = z.infer<typeof ProjectListItem>;
 
-const name = z.string().trim().min(1).max(limits.nameMaxLength);
-const projectKey = z
+/** A project's name as a client sends it. */
+export const ProjectName = z.string().trim().min(1).max(limits.nameMaxLength);
+
+/** A project key as a client sends it: stored upper-case. */
+export const ProjectKey = z
   .string()
   .regex(limits.projectKeyPattern, '2-5 letters or digits, starting with a letter')
   .transform((key) => key.toUpperCase());
@@ -53,9 +56,9 @@ const color = z.string().max(32);
 const description = z.string().max(limits.descriptionMaxLength);
 
 export const ProjectCreate = z.object({
-  name,
+  name: ProjectName,
   workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
-  key: projectKey.optional().describe('Derived from the name when omitted; stored upper-case.'),
+  key: ProjectKey.optional().describe('Derived from the name when omitted; stored upper-case.'),
   description: description.nullable().optional(),
   startDate: DateOnly.optional().describe('Defaults to today (UTC).'),
   deadline: DateOnly.nullable().optional(),
@@ -66,8 +69,8 @@ export const ProjectCreate = z.object({
 });
 
 export const ProjectPatch = z.object({
-  name: name.optional(),
-  key: projectKey.optional().describe('Accepted only while `keyLocked` is false.'),
+  name: ProjectName.optional(),
+  key: ProjectKey.optional().describe('Accepted only while `keyLocked` is false.'),
   description: description.nullable().optional(),
   startDate: DateOnly.optional(),
   deadline: DateOnly.nullable().optional(),
@@ -122,8 +125,8 @@ export const FullProject = z.object({
 export type FullProject = z.infer<typeof FullProject>;
 
 export const ProjectDuplicate = z.object({
-  name: name.optional().describe('Defaults to the source\'s name followed by " (copy)", shortened to fit the length limit.'),
-  key: projectKey.optional().describe('Derived from the name when omitted; stored upper-case.'),
+  name: ProjectName.optional().describe('Defaults to the source\'s name followed by " (copy)", shortened to fit the length limit.'),
+  key: ProjectKey.optional().describe('Derived from the name when omitted; stored upper-case.'),
   workspaceId: Uuid.optional().describe("Defaults to the source's workspace when the caller is a member of it, else as for a new project."),
   startDate: DateOnly.optional().describe("Defaults to the source's; another date moves the whole plan by as many days."),
 });
@@ -145,7 +148,7 @@ export const Version = z.object({
 });
 export type Version = z.infer<typeof Version>;
 
-export const VersionCreate = z.object({ name: name.optional() });
+export const VersionCreate = z.object({ name: ProjectName.optional() });
 export const VersionResponse = z.object({ version: Version });
 export const VersionList = z.object({ versions: z.array(Version).describe('Newest first.') });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { DateOnly, Uuid } from '../common.js';
 import { limits, locales } from '../limits.js';
 import { TimeZoneName } from './calendars.js';
+import { ProjectKey, ProjectName } from './projects.js';
 
 export const Template = z.object({
   id: z.string().describe('`builtin:<slug>`, or the id of a template saved by a user.'),
@@ -22,18 +23,12 @@ export const TemplateListQuery = z.object({
 });
 export const TemplateList = z.object({ templates: z.array(Template).describe("Built-in templates first, then those saved in the caller's workspaces, newest first.") });
 
-const name = z.string().trim().min(1).max(limits.nameMaxLength);
 
 export const ProjectFromTemplate = z.object({
   templateId: z.string().min(1).max(200).describe('An id from the template list.'),
   startDate: DateOnly,
-  name: name.optional().describe("Defaults to the template's name in `locale`."),
-  key: z
-    .string()
-    .regex(limits.projectKeyPattern, '2-5 letters or digits, starting with a letter')
-    .transform((key) => key.toUpperCase())
-    .optional()
-    .describe('Derived from the name when omitted.'),
+  name: ProjectName.optional().describe("Defaults to the template's name in `locale`."),
+  key: ProjectKey.optional().describe('Derived from the name when omitted.'),
   locale: z.enum(locales).optional().describe('Language of the template texts (task names); default `en`. Templates saved by users keep their own texts.'),
   tz: TimeZoneName.optional().describe('IANA time zone of the project calendar: the working hours (08:00-12:00, 13:00-17:00, Monday to Friday) are in this zone. Default UTC.'),
   workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),
@@ -41,7 +36,7 @@ export const ProjectFromTemplate = z.object({
 
 export const TemplateCreate = z.object({
   projectId: Uuid.describe('The project to save as a template: its phases, tasks, durations, links, constraints and calendars (not progress, assignments or baselines).'),
-  name: name.optional().describe("Defaults to the project's name."),
+  name: ProjectName.optional().describe("Defaults to the project's name."),
   description: z.string().max(limits.descriptionMaxLength).nullable().optional(),
 });
 export const TemplateResponse = z.object({ template: Template });

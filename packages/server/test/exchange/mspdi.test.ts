@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { limits } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
+import { readMspdiOffThread } from '../../src/domain/exchange/mspdi/read-off-thread.js';
 import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
 import { scheduleDocument } from '../../src/domain/exchange/schedule-document.js';
 import { writeMspdi } from '../../src/domain/exchange/mspdi/write.js';
@@ -235,5 +236,15 @@ describe('readMspdi refuses what is not a readable MSPDI file, fast', () => {
     const started = performance.now();
     expect(refusal(project(`${'<a>'.repeat(100_000)}${'</a>'.repeat(100_000)}`)).message).toMatch(/nested deeper than/);
     expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('readMspdiOffThread', () => {
+  it('reads on a worker thread what readMspdi reads, and refuses what it refuses', async () => {
+    const xml = readFileSync(join(FIXTURES, 'task-links-project2019-mspdi.xml'), 'utf8');
+    expect(await readMspdiOffThread(xml)).toEqual(readMspdi(xml));
+    const refused = await readMspdiOffThread('<Project xmlns="http://schemas.microsoft.com/project"><Tasks>').catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(AppError);
+    expect((refused as AppError).details).toEqual({ fields: [{ path: 'data', message: expect.stringMatching(/^not well-formed XML/) }] });
   });
 });

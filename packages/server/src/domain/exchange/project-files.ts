@@ -5,7 +5,7 @@ import { FileDownload } from '../operation.js';
 import { requireProject } from '../permissions.js';
 import { createProjectFromDocument, documentOfProject, type ProjectFromDocument } from '../projects/plan-documents.js';
 import { writeCsv } from './csv.js';
-import { readMspdi } from './mspdi/read.js';
+import { readMspdiOffThread } from './mspdi/read-off-thread.js';
 import { writeMspdi, type TaskSchedule } from './mspdi/write.js';
 
 /**
@@ -14,7 +14,7 @@ import { writeMspdi, type TaskSchedule } from './mspdi/write.js';
  * held that the plan could not keep as it was. A file that cannot be read creates nothing.
  */
 export async function importProject(ctx: DomainContext, actor: Actor, input: z.output<typeof ProjectImport>): Promise<Omit<ProjectFromDocument, 'durationMs'> & { report: ImportReport }> {
-  const { document, report } = readMspdi(input.data);
+  const { document, report } = await readMspdiOffThread(input.data);
   const { durationMs: _durationMs, ...created } = await createProjectFromDocument(ctx, actor, document, { source: 'import', name: input.name, key: input.key, workspaceId: input.workspaceId });
   return { ...created, report };
 }
