@@ -14,7 +14,10 @@ interface Version {
   createdBy: string | null;
   createdAt: string;
 }
-type Full = Parameters<typeof comparablePlan>[0] & { project: { key: string; startDate: string; deadline: string | null; scheduleFrom: string }; tasks: { id: string; number: number }[] };
+type Full = Parameters<typeof comparablePlan>[0] & {
+  project: { key: string; startDate: string; deadline: string | null; scheduleFrom: string; calendarId: string | null };
+  tasks: { id: string; number: number; calendarId: string | null; startAt: string | null }[];
+};
 
 // docs/api.md › Saved versions.
 describe('saved versions', () => {
@@ -43,6 +46,22 @@ describe('saved versions', () => {
       `/api/projects/${projectId}/versions/${versionId}/restore${confirm === null ? '' : `?confirm=${confirm}`}`,
     );
   const full = async (projectId: string) => (await client.req<Full>('GET', `/api/projects/${projectId}`)).body;
+
+  it('restores the calendar of the project and of each task', async () => {
+    const project = await client.createProject({ name: 'Shifts', key: 'SHF' });
+    const calendar = (await client.req<{ calendar: { id: string } }>('POST', `/api/projects/${project.id}/calendars`, { name: 'Berlin', timeZone: 'Europe/Berlin' })).body.calendar;
+    const task = await newTask(client, project.id, { name: 'Night shift', calendarId: calendar.id });
+    expectStatus(await client.req('PATCH', `/api/projects/${project.id}`, { calendarId: calendar.id }), 200);
+    const saved = (await save(project.id, { name: 'On Berlin time' })).body.version;
+    const before = await full(project.id);
+
+    expectStatus(await client.req('PATCH', `/api/projects/${project.id}`, { calendarId: null }), 200);
+    expectStatus(await client.patchTask(project.id, task.id, { calendarId: null }), 200);
+    expectStatus(await restore(project.id, saved.id, 'SHF'), 200);
+    const after = await full(project.id);
+    expect(after.project.calendarId).toBe(calendar.id);
+    expect(after.tasks.map((t) => [t.calendarId, t.startAt])).toEqual(before.tasks.map((t) => [t.calendarId, t.startAt]));
+  });
 
   it('saves and lists versions, newest first, without their content', async () => {
     const project = await client.createProject({ name: 'Listed', key: 'LST' });

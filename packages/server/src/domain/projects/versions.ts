@@ -109,7 +109,8 @@ export async function restoreVersion(
     if (problems.length > 0) throw invalid(problems);
 
     const savedBefore = await insertVersion(tx, current, BEFORE_RESTORE_NAME, actor.userId, now);
-    const next: ProjectRow = { ...current, start_date: document.startDate, deadline: document.deadline, schedule_from: document.scheduleFrom };
+    // The project's calendars are never deleted: the saved calendar is still one of them (their working times stay as they are now).
+    const next: ProjectRow = { ...current, start_date: document.startDate, deadline: document.deadline, schedule_from: document.scheduleFrom, calendar_id: document.calendarRef };
     const changes = projectChanges(current, next);
     if (Object.keys(changes).length > 0) {
       next.updated_at = now;
