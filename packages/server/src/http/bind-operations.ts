@@ -36,6 +36,8 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
     app.route({
       method: def.method,
       url: def.path.replace(/\{(\w+)\}/g, ':$1'),
+      // Read by the error handler: a body over the limit is a problem of the file it carries.
+      config: { fileField: def.body?.file?.field },
       onRequest: async (request, reply) => {
         // Without a credential (signing up and in): limited per client address by the domain.
         if (def.credentials === 'none') return;

@@ -32,7 +32,11 @@ export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     let appError = error instanceof AppError ? error : fromFastify(error);
     if (appError?.code === 'payload_too_large') {
-      appError = new AppError('payload_too_large', `request bodies are limited to ${bodyLimitBytes} bytes`, { limitBytes: bodyLimitBytes });
+      // A route that takes a file (an import) names the file as the problem: a 400 on its field.
+      const fileField = (request.routeOptions.config as { fileField?: string } | undefined)?.fileField;
+      appError = fileField
+        ? invalid([{ path: fileField, message: `the file is larger than ${bodyLimitBytes} bytes, the largest request body` }])
+        : new AppError('payload_too_large', `request bodies are limited to ${bodyLimitBytes} bytes`, { limitBytes: bodyLimitBytes });
     }
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
