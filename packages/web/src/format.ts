@@ -1,4 +1,5 @@
 import { locales, type Locale } from '@gantry/contract/limits';
+import { TimeZone } from '@gantry/engine';
 
 const aliases: Partial<Record<string, Locale>> = { nb: 'no', nn: 'no' };
 
@@ -17,23 +18,52 @@ export function localeNames(): { locale: Locale; name: string }[] {
   return locales.map((locale) => ({ locale, name: new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale }));
 }
 
-// Dates are shown in UTC, the zone of the plans' working calendar, so a task's day never
-// shifts with the browser's zone; the person's language (their profile's locale) picks the
-// format of dates and numbers.
-function formatters(locale: string | undefined) {
+// Dates are shown in the zone of the open plan's calendar (UTC for the Standard calendar), so a
+// task's day is the day it has where the work happens, whatever the browser's zone; the
+// person's language (their profile's locale) picks the format of dates and numbers.
+function formatters(locale: string | undefined, timeZone: string) {
   return {
-    date: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', year: 'numeric', month: 'short', day: 'numeric' }),
-    day: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', day: 'numeric' }),
-    dateTime: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
+    date: new Intl.DateTimeFormat(locale, { timeZone, year: 'numeric', month: 'short', day: 'numeric' }),
+    day: new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric' }),
+    dateTime: new Intl.DateTimeFormat(locale, { timeZone, month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }),
     number: new Intl.NumberFormat(locale, { maximumFractionDigits: 2 }),
     locale,
   };
 }
-let current = formatters(undefined);
+let planZone = new TimeZone('UTC');
+let current = formatters(undefined, planZone.name);
 
 /** Formats from now on in this language (the signed-in person's). */
 export function setDisplayLocale(locale: string | undefined): void {
-  if (locale !== current.locale) current = formatters(locale);
+  if (locale !== current.locale) current = formatters(locale, planZone.name);
+}
+
+/**
+ * From now on, dates are shown and typed dates meant in this IANA zone: the open plan's
+ * calendar's. Null (no plan open, or the Standard calendar): UTC.
+ */
+export function setPlanZone(name: string | null | undefined): void {
+  if ((name ?? 'UTC') === planZone.name) return;
+  planZone = new TimeZone(name);
+  current = formatters(current.locale, planZone.name);
+}
+
+const minuteMs = 60_000;
+
+/** An instant on the plan's wall clock: the milliseconds of that wall-clock time read as UTC (what days and the timeline count in). */
+export function wallClockMs(ms: number): number {
+  return planZone.isUtc ? ms : planZone.toLocal(ms / minuteMs) * minuteMs;
+}
+
+/** A date and a time of day (`HH:MM`) on the plan's wall clock, as the instant it is. */
+export function planInstant(date: string, time: string): string {
+  const local = Date.parse(`${date}T${time}:00.000Z`);
+  return new Date(planZone.isUtc ? local : planZone.toUtc(local / minuteMs) * minuteMs).toISOString();
+}
+
+/** An instant's date (`YYYY-MM-DD`) on the plan's wall clock. */
+export function planDate(iso: string): string {
+  return new Date(wallClockMs(Date.parse(iso))).toISOString().slice(0, 10);
 }
 
 export function displayLocale(): string | undefined {

@@ -1,4 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatDate, planDate, planInstant, setPlanZone } from '../src/format';
+import { draftOf, patchOf } from '../src/gantt/task-fields';
 import { mergeWrite, outlineRows } from '../src/gantt/outline';
 import { ticks, timeScale, workingDaysBetween } from '../src/gantt/time-scale';
 import type { PlanTask } from '../src/types';
@@ -69,5 +71,33 @@ describe('the time scale', () => {
     expect(workingDaysBetween(friday, friday + 7 * 86_400_000)).toBe(5);
     expect(workingDaysBetween(friday, friday - 86_400_000)).toBe(-1);
     expect(workingDaysBetween(friday, friday)).toBe(0);
+  });
+});
+
+describe("a plan whose calendar works in another time zone (Tokyo, UTC+9)", () => {
+  beforeEach(() => setPlanZone('Asia/Tokyo'));
+  afterEach(() => setPlanZone(null));
+  // 08:00 on Monday 1 March 2027 in Tokyo is 23:00 UTC on the Sunday.
+  const mondayMorning = '2027-02-28T23:00:00.000Z';
+
+  it('shows and reads dates on the plan wall clock', () => {
+    expect(planDate(mondayMorning)).toBe('2027-03-01');
+    expect(planInstant('2027-03-01', '08:00')).toBe(mondayMorning);
+    expect(formatDate(mondayMorning)).toBe(new Intl.DateTimeFormat(undefined, { timeZone: 'Asia/Tokyo', year: 'numeric', month: 'short', day: 'numeric' }).format(new Date(mondayMorning)));
+  });
+
+  it('puts a task on its own day in the timeline, and sends the dates a person types as that zone means them', () => {
+    const scale = timeScale('day', Date.parse(mondayMorning), Date.parse(mondayMorning) + 5 * 86_400_000);
+    const monday = ticks(scale, 0, scale.width).find((tick) => !tick.weekend && scale.x(mondayMorning) >= tick.x && scale.x(mondayMorning) < tick.x + tick.width)!;
+    expect(new Date(scale.at(monday.x)).toISOString().slice(0, 10)).toBe('2027-03-01');
+    expect(scale.x(mondayMorning) - monday.x).toBeCloseTo((8 / 24) * 36);
+    const task = { constraintKind: 'asap', constraintDate: null, deadline: mondayMorning } as unknown as PlanTask;
+    const draft = draftOf(task);
+    expect(draft.deadline).toBe('2027-03-01');
+    expect(patchOf(task, { ...draft, constraintKind: 'must_start_on', constraintDate: '2027-03-02', deadline: '2027-03-05' })).toMatchObject({
+      constraintKind: 'must_start_on',
+      constraintDate: '2027-03-01T23:00:00.000Z',
+      deadline: '2027-03-05T08:00:00.000Z',
+    });
   });
 });

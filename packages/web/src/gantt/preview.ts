@@ -1,5 +1,5 @@
 import { Scheduler, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
-import { minutesPerDay } from '../format';
+import { minutesPerDay, planInstant } from '../format';
 import type { FullProject, PlanTask, TaskPatch } from '../types';
 import { dayInMs, workingDaysBetween } from './time-scale';
 
@@ -29,9 +29,9 @@ function engineInput(plan: FullProject): ScheduleInput {
   const { project } = plan;
   return {
     project: {
-      startAt: `${project.startDate}T00:00:00.000Z`,
+      startAt: planInstant(project.startDate, '00:00'),
       scheduleFrom: project.scheduleFrom,
-      deadline: project.deadline ? `${project.deadline}T00:00:00.000Z` : null,
+      deadline: project.deadline ? planInstant(project.deadline, '00:00') : null,
       calendarId: project.calendarId,
     },
     calendars: plan.calendars.map(({ id, timeZone, weekly, exceptions, baseCalendarId }) => ({

@@ -1,4 +1,4 @@
-import { minutesPerDay } from '../format';
+import { minutesPerDay, planDate, planInstant } from '../format';
 import type { PlanTask, TaskPatch } from '../types';
 
 /** How one editable task field is shown in a form and sent back to the API. */
@@ -10,7 +10,7 @@ export interface TaskField {
   options?: Record<string, string>;
   /** Working minutes shown in this unit (a day is 8 working hours). */
   unit?: 'days' | 'hours';
-  /** The time of day a date means (start-like fields 08:00, finish-like 17:00, UTC). */
+  /** The time of day a date means (start-like fields 08:00, finish-like 17:00, on the plan's wall clock). */
   time?: '08:00' | '17:00';
   /** Rolled up from subtasks: not editable on a summary with subtasks. */
   rolledUp?: boolean;
@@ -63,7 +63,7 @@ export function draftOf(task: PlanTask): Draft {
     const value = task[field];
     if (input === 'checkbox') draft[field] = value === true;
     else if (value === null || value === undefined) draft[field] = '';
-    else if (input === 'date') draft[field] = String(value).slice(0, 10);
+    else if (input === 'date') draft[field] = planDate(String(value));
     else if (unit) draft[field] = String(Number(value) / minutesPer[unit]);
     else draft[field] = String(value);
   }
@@ -74,7 +74,7 @@ export function draftOf(task: PlanTask): Draft {
 function valueOf(spec: TaskField, value: string | boolean): unknown {
   if (spec.input === 'checkbox') return value === true;
   const text = String(value);
-  if (spec.input === 'date') return text === '' ? null : `${text}T${spec.time ?? '08:00'}:00Z`;
+  if (spec.input === 'date') return text === '' ? null : planInstant(text, spec.time ?? '08:00');
   if (spec.input === 'number') return text === '' ? null : spec.unit ? Math.round(Number(text) * minutesPer[spec.unit]) : Number(text);
   return text === '' && spec.field !== 'name' ? null : text;
 }
@@ -92,7 +92,7 @@ export function patchOf(task: PlanTask, draft: Draft): TaskPatch {
     const kind = String(draft.constraintKind);
     const date = String(draft.constraintDate);
     patch.constraintKind = kind;
-    patch.constraintDate = kind === 'asap' || kind === 'alap' || date === '' ? null : `${date}T${kind.startsWith('finish') || kind === 'must_finish_on' ? '17:00' : '08:00'}:00Z`;
+    patch.constraintDate = kind === 'asap' || kind === 'alap' || date === '' ? null : planInstant(date, kind.startsWith('finish') || kind === 'must_finish_on' ? '17:00' : '08:00');
   }
   return patch as TaskPatch;
 }

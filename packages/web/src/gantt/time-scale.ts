@@ -1,19 +1,26 @@
 /** How the timeline maps time to pixels at each zoom, and the labels of its header. */
-import { displayLocale } from '../format';
+import { displayLocale, wallClockMs } from '../format';
 
 export type Zoom = 'day' | 'week' | 'month';
 
 const dayMs = 86_400_000;
 export const pixelsPerDay: Record<Zoom, number> = { day: 36, week: 10, month: 2.5 };
 
+/**
+ * The timeline counts days on the plan's wall clock (`wallClockMs`: the zone of its
+ * calendar), so a day column is a day where the work happens.
+ */
 export interface TimeScale {
   zoom: Zoom;
-  /** Midnight UTC of the first day shown. */
+  /** Midnight of the first day shown, on the plan's wall clock. */
   originMs: number;
   /** Width of the whole timeline, in pixels. */
   width: number;
+  /** Where an instant is. */
   x(iso: string | number): number;
-  /** The instant at a pixel offset, for drags. */
+  /** Where a wall-clock time (milliseconds of it read as UTC) is. */
+  wallX(wallMs: number): number;
+  /** The wall-clock time at a pixel offset. */
   at(x: number): number;
 }
 
@@ -24,14 +31,16 @@ function startOfDay(ms: number): number {
 /** A scale covering `fromMs`–`toMs` with a margin on each side (a week, or more when zoomed out). */
 export function timeScale(zoom: Zoom, fromMs: number, toMs: number): TimeScale {
   const margin = zoom === 'month' ? 60 : zoom === 'week' ? 21 : 7;
-  const originMs = startOfDay(fromMs) - margin * dayMs;
-  const days = Math.ceil((toMs - originMs) / dayMs) + margin;
+  const originMs = startOfDay(wallClockMs(fromMs)) - margin * dayMs;
+  const days = Math.ceil((wallClockMs(toMs) - originMs) / dayMs) + margin;
   const perDay = pixelsPerDay[zoom];
+  const wallX = (wallMs: number) => ((wallMs - originMs) / dayMs) * perDay;
   return {
     zoom,
     originMs,
     width: Math.ceil(days * perDay),
-    x: (value) => (((typeof value === 'number' ? value : Date.parse(value)) - originMs) / dayMs) * perDay,
+    x: (value) => wallX(wallClockMs(typeof value === 'number' ? value : Date.parse(value))),
+    wallX,
     at: (x) => originMs + (x / perDay) * dayMs,
   };
 }
@@ -44,6 +53,7 @@ export interface Tick {
   weekend: boolean;
 }
 
+// Ticks are wall-clock times read as UTC: labelled in UTC, they name the plan's own days.
 const labels = (locale: string | undefined) => ({
   day: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', weekday: 'narrow', day: 'numeric' }),
   week: new Intl.DateTimeFormat(locale, { timeZone: 'UTC', month: 'short', day: 'numeric' }),
@@ -58,25 +68,26 @@ export function ticks(scale: TimeScale, fromX: number, toX: number): Tick[] {
   let ms = startOfDay(scale.at(Math.max(0, fromX)));
   if (scale.zoom === 'week') ms -= ((new Date(ms).getUTCDay() + 6) % 7) * dayMs;
   if (scale.zoom === 'month') ms = Date.UTC(new Date(ms).getUTCFullYear(), new Date(ms).getUTCMonth(), 1);
-  while (scale.x(ms) < toX) {
+  while (scale.wallX(ms) < toX) {
     const date = new Date(ms);
     const next = scale.zoom === 'day' ? ms + dayMs : scale.zoom === 'week' ? ms + 7 * dayMs : Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1);
     const label = labelsOf[scale.zoom].format(date);
     const weekday = date.getUTCDay();
-    out.push({ x: scale.x(ms), width: scale.x(next) - scale.x(ms), label, weekend: scale.zoom === 'day' && (weekday === 0 || weekday === 6) });
+    out.push({ x: scale.wallX(ms), width: scale.wallX(next) - scale.wallX(ms), label, weekend: scale.zoom === 'day' && (weekday === 0 || weekday === 6) });
     ms = next;
   }
   return out;
 }
 
 /**
- * Working days of the Standard calendar (Monday to Friday) between two instants, signed:
+ * Working days (Monday to Friday on the plan's wall clock) between two instants, signed:
  * what a resize by that many calendar days adds to a task's duration.
  */
 export function workingDaysBetween(fromMs: number, toMs: number): number {
   const sign = toMs < fromMs ? -1 : 1;
+  const [from, to] = [wallClockMs(Math.min(fromMs, toMs)), wallClockMs(Math.max(fromMs, toMs))];
   let count = 0;
-  for (let ms = startOfDay(Math.min(fromMs, toMs)); ms < startOfDay(Math.max(fromMs, toMs)); ms += dayMs) {
+  for (let ms = startOfDay(from); ms < startOfDay(to); ms += dayMs) {
     const weekday = new Date(ms).getUTCDay();
     if (weekday !== 0 && weekday !== 6) count += 1;
   }

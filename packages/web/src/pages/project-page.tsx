@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, describeError } from '../api';
 import { Alert } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
-import { formatDate, minutesPerDay } from '../format';
+import { formatDate, minutesPerDay, planInstant, setPlanZone } from '../format';
 import { GanttChart } from '../gantt/gantt-chart';
 import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
@@ -49,6 +49,8 @@ export function ProjectPage() {
   const load = useCallback(async () => {
     try {
       const [full, list] = await Promise.all([api<FullProject>('GET', `/api/projects/${projectId}`), api<{ members: Member[] }>('GET', `/api/projects/${projectId}/members`)]);
+      // Before the plan renders: its dates are shown in the zone of its calendar.
+      setPlanZone(full.calendars.find((calendar) => calendar.id === full.project.calendarId)?.timeZone);
       setPlan(full);
       setMembers(list.members);
     } catch (caught) {
@@ -56,6 +58,8 @@ export function ProjectPage() {
     }
   }, [projectId]);
   useEffect(() => void load(), [load]);
+  // Other pages show dates in UTC.
+  useEffect(() => () => setPlanZone(null), []);
   useEffect(() => setSelectedId((current) => taskId ?? current), [taskId]);
 
   const role = members.find((member) => member.userId === user?.id)?.role;
@@ -65,7 +69,7 @@ export function ProjectPage() {
   const scale = useMemo(() => {
     const starts = (plan?.tasks ?? []).flatMap((task) => (task.startAt ? [Date.parse(task.startAt)] : []));
     const finishes = (plan?.tasks ?? []).flatMap((task) => (task.finishAt ? [Date.parse(task.finishAt)] : []));
-    const projectStart = Date.parse(`${plan?.project.startDate ?? new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+    const projectStart = Date.parse(planInstant(plan?.project.startDate ?? new Date().toISOString().slice(0, 10), '00:00'));
     return timeScale(zoom, Math.min(projectStart, ...starts), Math.max(projectStart, ...finishes));
   }, [plan, zoom]);
   const baseline = useMemo(() => {
@@ -160,7 +164,7 @@ export function ProjectPage() {
           <span className="muted">{plan.project.key}</span> {plan.project.name}
         </h1>
         <span className="muted">
-          {formatDate(`${plan.project.startDate}T00:00:00Z`)} · {plan.tasks.length} tasks
+          {formatDate(planInstant(plan.project.startDate, '12:00'))} · {plan.tasks.length} tasks
         </span>
         <div className="toolbar" role="toolbar" aria-label="Chart">
           <label htmlFor="chart-zoom">Zoom</label>
