@@ -25,3 +25,4 @@ export type ProjectRole = z.infer<typeof contract.ProjectRole>;
 export type Template = z.infer<typeof contract.Template>;
 export type ProjectVersion = z.infer<typeof contract.Version>;
 export type ImportReport = z.infer<typeof contract.ImportReport>;
+export type Calendar = z.infer<typeof contract.Calendar>;

@@ -62,7 +62,7 @@ describe('the web app passes the WCAG 2.1 AA checks of axe-core', () => {
     }
   });
 
-  test('signed in: projects, the Gantt chart with a task drawer and the members panel, settings', async () => {
+  test('signed in: projects (from a template too), the Gantt chart with a task drawer and its panels, settings', async () => {
     await page.goto(`${server.url}/sign-in`);
     await page.getByLabel('E-mail').fill('a11y@example.com');
     await page.getByLabel('Password').fill('correct horse battery');
@@ -80,6 +80,15 @@ describe('the web app passes the WCAG 2.1 AA checks of axe-core', () => {
     await page.getByRole('button', { name: 'Members' }).click();
     await page.getByRole('complementary', { name: 'Members' }).waitFor();
     expect(await violations(page), 'members panel').toEqual([]);
+    for (const panel of ['Calendars', 'Versions and files']) {
+      await page.getByRole('button', { name: panel, exact: true }).click();
+      await page.getByRole('complementary', { name: panel }).waitFor();
+      expect(await violations(page), `${panel} panel`).toEqual([]);
+    }
+    await page.getByRole('link', { name: 'Gantry' }).click();
+    await page.getByLabel('Plan').selectOption('template');
+    await page.getByLabel('Template').locator('option').first().waitFor({ state: 'attached' });
+    expect(await violations(page), 'a project from a template').toEqual([]);
 
     await page.getByRole('link', { name: 'Ada' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();

@@ -71,6 +71,34 @@ describe('the web app: projects from templates and files, saved versions, export
     await panel.getByText('Before restore').waitFor();
   });
 
+  test('a calendar made in the web app, in Tokyo, with a holiday: the plan moves and shows its own days', async () => {
+    const { body: created } = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key, body: { name: 'Tokyo launch', startDate: '2027-03-01' } });
+    const projectId = created.project.id;
+    await server.request('POST', `/api/projects/${projectId}/tasks`, { key, body: { name: 'Prepare', durationMin: 960 } });
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.getByRole('button', { name: 'Calendars' }).click();
+    const panel = page.getByRole('complementary', { name: 'Calendars' });
+    await panel.getByLabel('Calendar name').fill('Tokyo office');
+    await panel.getByLabel('Time zone').fill('Asia/Tokyo');
+    await panel.getByRole('button', { name: 'Create calendar' }).click();
+    await panel.getByRole('heading', { name: /Tokyo office/ }).waitFor();
+    await panel.getByLabel('The project works on').selectOption({ label: 'Tokyo office (Asia/Tokyo)' });
+    await panel.getByText('The project works on that calendar now. The plan was rescheduled.').waitFor();
+    const holidays = panel.getByRole('form', { name: 'New holiday in Tokyo office' });
+    await holidays.getByLabel('Holiday').fill('Founding day');
+    await holidays.getByLabel('From').fill('2027-03-01');
+    await holidays.getByRole('button', { name: 'Add holiday' }).click();
+    await panel.getByText(/Founding day: 2027-03-01/).waitFor();
+    await screenshot(page, '04-calendars');
+
+    const task = async () => (await server.request<{ tasks: { name: string; startAt: string }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks[0]!;
+    // Tuesday 2 March, 08:00 in Tokyo: the holiday moved it a day, the zone nine hours.
+    expect((await task()).startAt).toBe('2027-03-01T23:00:00.000Z');
+    // The grid shows the task's own day, 2 March, not the UTC day before.
+    const row = page.getByRole('row').filter({ hasText: 'Prepare' });
+    await expect.poll(() => row.textContent()).toContain(new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }).format(new Date(Date.UTC(2027, 2, 2))));
+  });
+
   test('a Microsoft Project file imports into a project that opens with its tasks; a project is duplicated from the list', async () => {
     await page.getByRole('link', { name: 'Gantry' }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
 import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
-import type { Comment, Dependency, Member, PlanTask, TaskPatch } from '../types';
+import type { Calendar, Comment, Dependency, Member, PlanTask, TaskPatch } from '../types';
 import { constraintLabels, draftOf, patchOf, taskFields, type TaskField } from './task-fields';
 import { workingDaysBetween } from './time-scale';
 
@@ -21,6 +21,8 @@ export interface TaskDrawerProps {
   tasksById: ReadonlyMap<string, PlanTask>;
   dependencies: readonly Dependency[];
   members: readonly Member[];
+  /** The project's calendars, which a task may work on instead of the project's. */
+  calendars: readonly Calendar[];
   /** The resources assigned to the task (a member's `resourceId`). */
   assignedResourceIds: readonly string[];
   editable: boolean;
@@ -49,6 +51,7 @@ export function TaskDrawer(props: TaskDrawerProps) {
   }, [props.projectId, task.id]);
 
   const fieldError = (path: string) => (error instanceof ApiError ? error.field(path) : undefined);
+  const calendarOptions = Object.fromEntries(props.calendars.map((calendar) => [calendar.id, `${calendar.name} (${calendar.timeZone})`]));
   const hasSubtasks = [...props.tasksById.values()].some((other) => other.parentId === task.id);
 
   const save = async (event: FormEvent) => {
@@ -161,7 +164,7 @@ export function TaskDrawer(props: TaskDrawerProps) {
           {taskFields.map((spec) => (
             <TaskFieldInput
               key={spec.field}
-              spec={spec}
+              spec={spec.field === 'calendarId' ? { ...spec, options: { ...spec.options, ...calendarOptions } } : spec}
               value={draft[spec.field]!}
               hidden={spec.field === 'constraintDate' && (draft.constraintKind === 'asap' || draft.constraintKind === 'alap')}
               disabled={(spec.rolledUp ?? false) && hasSubtasks}

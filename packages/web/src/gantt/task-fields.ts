@@ -6,7 +6,7 @@ export interface TaskField {
   field: keyof TaskPatch & keyof PlanTask;
   label: string;
   input: 'text' | 'textarea' | 'number' | 'date' | 'checkbox' | 'select';
-  /** Select options: value → label. */
+  /** Select options: value → label (the drawer adds the project's calendars to `calendarId`'s). */
   options?: Record<string, string>;
   /** Working minutes shown in this unit (a day is 8 working hours). */
   unit?: 'days' | 'hours';
@@ -37,6 +37,7 @@ export const taskFields: TaskField[] = [
   { field: 'constraintKind', label: 'Constraint', input: 'select', options: constraintLabels },
   { field: 'constraintDate', label: 'Constraint date', input: 'date', time: '08:00' },
   { field: 'deadline', label: 'Deadline', input: 'date', time: '17:00' },
+  { field: 'calendarId', label: 'Calendar', input: 'select', options: { '': "The project's calendar" } },
   { field: 'manuallyScheduled', label: 'Scheduled by hand (keeps its dates)', input: 'checkbox' },
   { field: 'taskType', label: 'Task type', input: 'select', options: { fixed_units: 'Fixed units', fixed_duration: 'Fixed duration', fixed_work: 'Fixed work', fixed_duration_and_units: 'Fixed duration and units' } },
   { field: 'effortDriven', label: 'Effort driven', input: 'checkbox' },

@@ -7,6 +7,7 @@ import { formatDate, minutesPerDay, planInstant, setPlanZone } from '../format';
 import { GanttChart } from '../gantt/gantt-chart';
 import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
+import { CalendarsPanel } from './calendars-panel';
 import { MembersPanel } from './members-panel';
 import { VersionsPanel } from './versions-panel';
 import { SchedulePreview, type Span } from '../gantt/preview';
@@ -44,7 +45,7 @@ export function ProjectPage() {
   const [newName, setNewName] = useState('');
   const [newDays, setNewDays] = useState('1');
   const [asSubtask, setAsSubtask] = useState(false);
-  const [panel, setPanel] = useState<'members' | 'versions' | null>(null);
+  const [panel, setPanel] = useState<'members' | 'versions' | 'calendars' | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -190,6 +191,9 @@ export function ProjectPage() {
           <button type="button" className="secondary" aria-pressed={panel === 'members'} onClick={() => setPanel(panel === 'members' ? null : 'members')}>
             Members
           </button>
+          <button type="button" className="secondary" aria-pressed={panel === 'calendars'} onClick={() => setPanel(panel === 'calendars' ? null : 'calendars')}>
+            Calendars
+          </button>
           <button type="button" className="secondary" aria-pressed={panel === 'versions'} onClick={() => setPanel(panel === 'versions' ? null : 'versions')}>
             Versions and files
           </button>
@@ -255,6 +259,7 @@ export function ProjectPage() {
           />
         )}
         {panel === 'members' && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={load} onClose={() => setPanel(null)} />}
+        {panel === 'calendars' && !opened && <CalendarsPanel project={plan.project} calendars={plan.calendars} editable={editable} onChanged={load} onClose={() => setPanel(null)} />}
         {panel === 'versions' && !opened && <VersionsPanel project={plan.project} editable={editable} onRestored={load} onClose={() => setPanel(null)} />}
         {opened && (
           <TaskDrawer
@@ -265,6 +270,7 @@ export function ProjectPage() {
             tasksById={tasksById}
             dependencies={plan.dependencies}
             members={members}
+            calendars={plan.calendars}
             editable={editable}
             assignedResourceIds={plan.assignments.filter((assignment) => assignment.taskId === opened.id).map((assignment) => assignment.resourceId)}
             onSave={async (patch) => void (await patchTask(opened, patch, 'edit'))}
