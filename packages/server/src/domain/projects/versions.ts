@@ -105,7 +105,7 @@ export async function restoreVersion(
     // Compared under the lock: the key of a project without tasks may still change.
     if (confirm !== current.key) throw invalid([{ path: 'confirm', message: `must be the key of the project, ${current.key}, to confirm the restore` }]);
     const document = JSON.parse(version.document) as PlanDocument;
-    const problems = documentProblems(document);
+    const problems = await documentProblems(document);
     if (problems.length > 0) throw invalid(problems);
 
     const savedBefore = await insertVersion(tx, current, BEFORE_RESTORE_NAME, actor.userId, now);
