@@ -108,6 +108,11 @@ export interface RouteDef<
    * `forbidden`, `details.reason = "destructive"`, whatever else the call holds.
    */
   destructive?: true;
+  /**
+   * A plan write that `?dryRun=true` runs in full and then rolls back: the answer says what
+   * the write would do; nothing is saved, announced or cached. Its query schema holds `dryRun`.
+   */
+  dryRun?: true;
   tag: string;
   summary: string;
   description?: string;
@@ -150,6 +155,12 @@ function route<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType
   return def;
 }
 
+const DryRunQuery = z.object({
+  dryRun: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('Additive: `true` runs the write in full (checks, recalculation, conflicts) and saves nothing: the answer is what it would do; no event is sent.'),
+});
 const projectParams = z.object({ projectId: Uuid });
 const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
 const calendarParams = z.object({ projectId: Uuid, calendarId: Uuid });
@@ -641,6 +652,8 @@ export const routes = {
       'Send an `Idempotency-Key` header to make retries safe.',
     ].join('\n\n'),
     params: projectParams,
+    query: DryRunQuery,
+    dryRun: true,
     body: {
       name: 'TaskCreateOrChangeSet',
       schema: z.union([TaskCreate, ChangeSet]),
@@ -669,6 +682,8 @@ export const routes = {
     tag: 'Tasks',
     summary: 'Update a task: only the fields sent change; null clears a nullable field',
     params: taskParams,
+    query: DryRunQuery,
+    dryRun: true,
     body: { name: 'TaskPatch', schema: TaskPatch, required: true },
     response: { status: 200, name: 'WriteResult', schema: WriteResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
@@ -748,6 +763,8 @@ export const routes = {
     summary: 'Create dependencies, or update the type/lag of existing ones (same predecessor and successor)',
     description: 'One DependencyCreate, or `{dependencies: DependencyCreate[]}`. A link that would close a cycle is refused with 409 `dependency_cycle` and nothing is saved.',
     params: projectParams,
+    query: DryRunQuery,
+    dryRun: true,
     body: {
       name: 'DependencyWrite',
       schema: DependencyWrite,

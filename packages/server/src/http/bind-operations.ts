@@ -54,7 +54,11 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
           request.actor,
           operation,
           { params: request.params, query: request.query, body: bodyOf(def, request.body) },
-          { idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined, client: clientInfo(request) },
+          {
+            idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+            dryRun: def.dryRun && (request.query as { dryRun?: unknown }).dryRun === 'true',
+            client: clientInfo(request),
+          },
         );
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');
         if (outcome.session !== undefined) reply.header('set-cookie', sessionCookie(deps.ctx.baseUrl, outcome.session?.token ?? null)).header('cache-control', 'no-store');
