@@ -85,7 +85,7 @@ export async function serve(given: Config = loadConfig(process.env)): Promise<vo
   const config = await withPortChosen(given);
   const { logger, store, webhookDestinations, worker } = await openServices(config);
   const publicFetch = guardedFetch({ allowPrivate: config.webhookAllowPrivate });
-  const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations, publicFetch });
+  const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations, publicFetch, processMetrics: true });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {

@@ -27,6 +27,8 @@ export interface DomainContext {
   publicFetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Sign-in, sign-up and reset attempts, one set per process shared by every adapter; without it, unlimited (the CLI). */
   accountLimits?: AccountLimits;
+  /** Told the engine's time (seconds) for each plan write, for the service's metrics. */
+  observeRecalculation?: (seconds: number) => void;
 }
 
 /** Who is calling without a credential, for the limits of sign-ups and sign-ins and a new session's record. */

@@ -17,6 +17,7 @@ import { authenticate, enforceRateLimit, refuseBearerDeletion } from './auth.js'
 import { errorBody, installErrorHandler } from './error-handler.js';
 import { bindOperations, FileBody, type RouteDeps } from './bind-operations.js';
 import { jsonTextProblem } from './json-text-bounds.js';
+import { ServiceMetrics } from './metrics.js';
 import { systemRoutes } from './routes/system.js';
 import { SlidingWindowLimiter } from '../sliding-window-limiter.js';
 
@@ -31,6 +32,8 @@ export interface AppDeps {
   publicFetch?: DomainContext['publicFetch'];
   /** Further adapters served by the same app (the OAuth server, MCP), given by the composition root. */
   mount?: readonly Mount[];
+  /** `/metrics` also reports the process (CPU, memory, event-loop lag): for the server process, not for apps tests build. */
+  processMetrics?: boolean;
 }
 
 /** An adapter that adds its routes to the app, with the app's domain context, authentication and rate limits. */
@@ -81,6 +84,7 @@ const requestIdPattern = /^[\w.:-]{1,128}$/;
  * mapping wired in.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const metrics = new ServiceMetrics(deps.store, deps.clock, { processMetrics: deps.processMetrics ?? false });
   const ctx: DomainContext = {
     store: deps.store,
     clock: deps.clock,
@@ -92,6 +96,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     publicFetch: deps.publicFetch,
     // One set for the process: the REST sign-in and the OAuth sign-in page (mounted with this ctx) share it.
     accountLimits: new AccountLimits(deps.clock),
+    observeRecalculation: (seconds) => metrics.observeRecalculation(seconds),
   };
   const app = Fastify({
     loggerInstance: deps.logger,
@@ -162,6 +167,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }
   });
   app.addHook('onResponse', async (request, reply) => {
+    // By route template (`/api/projects/:projectId`), never by path: ids would make a series per project.
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
     const actor = request.actor;
     if (!actor) return;
     audit.record({
@@ -190,7 +197,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  systemRoutes(app, ctx);
+  systemRoutes(app, ctx, metrics);
   bindOperations(app, routeDeps);
   const http: MountedHttp = {
     authenticate: (request, resource) => authenticate(ctx, request, resource),

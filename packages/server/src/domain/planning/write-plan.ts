@@ -135,6 +135,7 @@ export async function writePlanInTransaction(
   if (editor.problems.length > 0) throw invalid(editor.problems);
   await yieldIfBusy();
 
+  const recalculationStarted = performance.now();
   let result: ScheduleResult = recalculate(plan, { full: changes.fullReschedule });
   if (editor.hasPendingProgress && result.cycles.length === 0) {
     // New tasks sent with progress start where they were just scheduled.
@@ -144,6 +145,7 @@ export async function writePlanInTransaction(
     result = recalculate(plan);
     result = { ...result, stats: { ...result.stats, recomputedCount: Math.max(first, result.stats.recomputedCount) } };
   }
+  ctx.observeRecalculation?.((performance.now() - recalculationStarted) / 1000);
   editor.recordRollups();
   if (!withinHorizon(result)) {
     throw invalid([{ path: 'body', message: `the schedule would leave the years ${horizonYears}, where dates are computed exactly; shorten durations, lags or constraint dates` }]);

@@ -1,9 +1,10 @@
 import { buildOpenApiDocument, routes } from '@gantry/contract';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
+import type { ServiceMetrics } from '../metrics.js';
 
-/** Public routes: liveness with store reachability, and the OpenAPI document. */
-export function systemRoutes(app: FastifyInstance, ctx: DomainContext): void {
+/** Public routes: liveness with store reachability, the OpenAPI document, and the metrics for Prometheus. */
+export function systemRoutes(app: FastifyInstance, ctx: DomainContext, metrics: ServiceMetrics): void {
   const openApi = JSON.stringify(buildOpenApiDocument(Object.values(routes), ctx.baseUrl));
 
   app.get('/healthz', async (request, reply) => {
@@ -17,6 +18,9 @@ export function systemRoutes(app: FastifyInstance, ctx: DomainContext): void {
         .send({ error: 'service_unavailable', status: 'unavailable', store: { dialect: ctx.store.dialect, reachable: false } });
     }
   });
+
+  // Figures by route template and counts only: nothing about any user or project.
+  app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
   app.get('/api/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));
 }

@@ -55,6 +55,16 @@ export function webhookQueries(db: Executor, dialect: Dialect) {
       }
     },
 
+    /** Deliveries still to be attempted, and how many of them are due by `now` (the delivery queue). */
+    async countPendingDeliveries(now: string): Promise<{ pending: number; due: number }> {
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select((eb) => [eb.fn.countAll<number>().as('pending'), eb.fn.sum<number>(eb.case().when('next_attempt_at', '<=', now).then(1).else(0).end()).as('due')])
+        .where('status', '=', 'pending')
+        .executeTakeFirst();
+      return { pending: Number(row?.pending ?? 0), due: Number(row?.due ?? 0) };
+    },
+
     /**
      * Leases up to `limit` due deliveries to the caller until `leaseUntil`: one statement,
      * so two workers never claim the same attempt (SKIP LOCKED on PostgreSQL; SQLite has
