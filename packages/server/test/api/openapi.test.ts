@@ -124,7 +124,8 @@ describe('OpenAPI document', () => {
     const oauthProtocol = /^\/(oauth\/|api\/oauth\/|\.well-known\/|(api|mcp)\/\.well-known\/)/;
     expect(registered).toContainEqual({ method: 'POST', path: '/mcp' });
     const undocumented = registered.filter(({ method, path }) => {
-      if (path === '/healthz' || path === '/api/openapi.json' || oauthProtocol.test(path) || path === '/mcp' || webApp(path)) return false;
+      // Health and metrics are operations' endpoints (README › Health and metrics), not the API's.
+      if (path === '/healthz' || path === '/metrics' || path === '/api/openapi.json' || oauthProtocol.test(path) || path === '/mcp' || webApp(path)) return false;
       const item = doc.paths[path];
       // HEAD is served implicitly for every GET.
       if (method === 'HEAD') return !item?.get;
