@@ -32,6 +32,11 @@ export const limits = {
   emailMaxLength: 254,
   urlMaxLength: 2000,
   descriptionMaxLength: 20_000,
+  /** Runs of a finish forecast, at most and by default… */
+  forecastRunsMax: 10_000,
+  forecastRunsDefault: 1000,
+  /** …and at most this many task schedulings in all (runs × tasks): a 10,000-task plan gets 200 runs. */
+  forecastTaskRunsMax: 2_000_000,
   /** Most tasks an imported plan file (Microsoft Project XML) may hold; its size is bounded by `requestBodyMaxBytes`. */
   importTasksMax: 20_000,
   /** Deepest nesting of elements in an imported XML file (Microsoft Project's files need 10). */

@@ -6,6 +6,8 @@ import { CalendarCreate, CalendarList, CalendarPatch, CalendarPatchResult, Calen
 import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
 import { MemberList, MemberRemoved, MemberResponse, MemberRolePut } from './resources/members.js';
 import {
+  ForecastQuery,
+  ForecastResponse,
   FullProject,
   ProjectCreate,
   ProjectList,
@@ -623,6 +625,20 @@ export const routes = {
     params: calendarParams,
     body: { name: 'CalendarPatch', schema: CalendarPatch, required: true },
     response: { status: 200, name: 'CalendarPatchResult', schema: CalendarPatchResult },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  getForecast: route({
+    operationId: 'getForecast',
+    method: 'GET',
+    path: '/api/projects/{projectId}/forecast',
+    scope: 'read',
+    tag: 'Projects',
+    summary: 'Forecast the project finish (PERT Monte Carlo): P50, P80 and P95 finish dates',
+    description:
+      "Additive. Tasks with `durationOptimisticMin` and `durationPessimisticMin` get a duration drawn from their Beta-PERT range in each run; the plan is recalculated (links, constraints, calendars) and its finish noted. Nothing is saved. The same plan and `seed` give the same answer.",
+    params: projectParams,
+    query: ForecastQuery,
+    response: { status: 200, name: 'ForecastResponse', schema: ForecastResponse },
     errors: ['invalid_request', 'not_found'],
   }),
   listTasks: route({

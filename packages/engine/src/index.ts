@@ -7,6 +7,7 @@ export { findCycles } from './cycles.js';
 export { WorkCalendar, STANDARD_CALENDAR, SCHEDULE_HORIZON, compileCalendars, createCalendar } from './calendar.js';
 export { toEpochMinutes, toIsoString, TimeZone } from './instant.js';
 export { pertExpectedDuration } from './pert.js';
+export { hasDurationRange, pertSample, seededRandom, simulateFinishes } from './forecast.js';
 export { applyTaskEdit, type EffortState, type TaskEdit } from './task-type.js';
 export { applyProgressEdit, type ProgressState, type ProgressEdit } from './progress.js';
 export type * from './types.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DateOnly, DateTime, fieldChanges, Uuid } from '../common.js';
+import { DateOnly, DateTime, fieldChanges, QueryInteger, Uuid } from '../common.js';
 import { limits } from '../limits.js';
 import { Calendar, TimeZoneName } from './calendars.js';
 import { ProjectRole } from './members.js';
@@ -164,3 +164,26 @@ export const VersionRestored = ProjectPatchResult.extend({
   taskCount: z.number().int(),
   savedBefore: Version.describe('The version saved automatically ("Before restore") just before: restoring it undoes the restore.'),
 });
+
+export const ForecastQuery = z.object({
+  runs: QueryInteger(1, limits.forecastRunsMax, limits.forecastRunsDefault).describe(
+    `Plans to simulate; fewer for large plans (at most ${limits.forecastTaskRunsMax.toLocaleString('en')} task schedulings in all): \`runs\` in the answer says how many ran.`,
+  ),
+  seed: QueryInteger(0, 2_147_483_647, 1).describe('The random seed: the same plan and seed give the same forecast.'),
+});
+
+export const Forecast = z
+  .object({
+    runs: z.number().int(),
+    seed: z.number().int(),
+    uncertainTaskCount: z.number().int().describe('Tasks with both an optimistic and a pessimistic duration: the ones whose duration is drawn.'),
+    finishAt: DateTime.describe("The plan's own finish, with every duration as planned."),
+    p50FinishAt: DateTime.describe('Half of the simulated plans finish by then.'),
+    p80FinishAt: DateTime.describe('80 % of the simulated plans finish by then.'),
+    p95FinishAt: DateTime.describe('95 % of the simulated plans finish by then.'),
+  })
+  .describe(
+    'Additive: a Monte Carlo forecast of the project finish. Each run draws every uncertain duration from its Beta-PERT distribution (optimistic, planned, pessimistic) and recalculates the plan.',
+  );
+export type Forecast = z.infer<typeof Forecast>;
+export const ForecastResponse = z.object({ forecast: Forecast });

@@ -6,6 +6,7 @@ import { listProjectMembers, removeMemberRole, setMemberRole } from './members.j
 import { listGrants, revokeGrant } from './oauth-grants.js';
 import { defineOperation, definePublicOperation, RawJson, WithSession, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
+import { forecastFinish } from './planning/forecast.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
 import { createCalendar, getCalendar, listCalendars, updateCalendar } from './planning/calendars.js';
 import { createComment, listComments } from './planning/comments.js';
@@ -94,6 +95,7 @@ export const operations = {
   getCalendar: defineOperation(routes.getCalendar, async (ctx, actor, { params }) => ({ calendar: await getCalendar(ctx, actor, params.projectId, params.calendarId) })),
   updateCalendar: defineOperation(routes.updateCalendar, (ctx, actor, { params, body }) => updateCalendar(ctx, actor, params.projectId, params.calendarId, body)),
 
+  getForecast: defineOperation(routes.getForecast, async (ctx, actor, { params, query }) => ({ forecast: await forecastFinish(ctx, actor, params.projectId, query) })),
   listTasks: defineOperation(routes.listTasks, (ctx, actor, { params, query }) => listTasks(ctx, actor, params.projectId, query)),
   createTasks: defineOperation(routes.createTasks, async (ctx, actor, { params, body }) => {
     if (isChangeSet(body)) return new WithStatus(200, writeResult(await applyChangeSet(ctx, actor, params.projectId, body as ChangeSet)));
