@@ -26,3 +26,4 @@ export type Template = z.infer<typeof contract.Template>;
 export type ProjectVersion = z.infer<typeof contract.Version>;
 export type ImportReport = z.infer<typeof contract.ImportReport>;
 export type Calendar = z.infer<typeof contract.Calendar>;
+export type Forecast = z.infer<typeof contract.Forecast>;

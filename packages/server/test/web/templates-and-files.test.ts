@@ -97,6 +97,12 @@ describe('the web app: projects from templates and files, saved versions, export
     // The grid shows the task's own day, 2 March, not the UTC day before.
     const row = page.getByRole('row').filter({ hasText: 'Prepare' });
     await expect.poll(() => row.textContent()).toContain(new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' }).format(new Date(Date.UTC(2027, 2, 2))));
+
+    // An uncertain duration: the page says how sure the finish is (a PERT forecast).
+    const { body: plan } = await server.request<{ tasks: { id: string }[] }>('GET', `/api/projects/${projectId}`, { key });
+    await server.request('PATCH', `/api/projects/${projectId}/tasks/${plan.tasks[0]!.id}`, { key, body: { durationOptimisticMin: 480, durationPessimisticMin: 4800 } });
+    await page.reload();
+    await page.getByText(/80 % sure by/).waitFor();
   });
 
   test('a Microsoft Project file imports into a project that opens with its tasks; a project is duplicated from the list', async () => {

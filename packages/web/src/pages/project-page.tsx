@@ -13,7 +13,7 @@ import { VersionsPanel } from './versions-panel';
 import { SchedulePreview, type Span } from '../gantt/preview';
 import { timeScale, type Zoom } from '../gantt/time-scale';
 import { useSession } from '../session';
-import type { Conflict, Dependency, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
+import type { Conflict, Dependency, Forecast, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
 
 /** The last change, and how to take it back. */
 interface Undoable {
@@ -59,6 +59,16 @@ export function ProjectPage() {
     }
   }, [projectId]);
   useEffect(() => void load(), [load]);
+  // With uncertain durations (optimistic and pessimistic), how sure the finish is: PERT Monte Carlo.
+  const uncertain = plan?.tasks.some((task) => task.durationOptimisticMin !== null && task.durationPessimisticMin !== null) ?? false;
+  const [forecast, setForecast] = useState<Forecast | null>(null);
+  useEffect(() => {
+    if (!uncertain) return setForecast(null);
+    api<{ forecast: Forecast }>('GET', `/api/projects/${projectId}/forecast`).then(
+      (answer) => setForecast(answer.forecast),
+      () => setForecast(null),
+    );
+  }, [projectId, uncertain, plan]);
   // Other pages show dates in UTC.
   useEffect(() => () => setPlanZone(null), []);
   useEffect(() => setSelectedId((current) => taskId ?? current), [taskId]);
@@ -166,6 +176,7 @@ export function ProjectPage() {
         </h1>
         <span className="muted">
           {formatDate(planInstant(plan.project.startDate, '12:00'))} · {plan.tasks.length} tasks
+          {forecast && ` · finish ${formatDate(forecast.finishAt)}, 80 % sure by ${formatDate(forecast.p80FinishAt)}`}
         </span>
         <div className="toolbar" role="toolbar" aria-label="Chart">
           <label htmlFor="chart-zoom">Zoom</label>
