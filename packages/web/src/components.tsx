@@ -52,3 +52,18 @@ export function TableHead({ columns }: { columns: readonly string[] }) {
     </thead>
   );
 }
+
+/** A panel beside the chart (members, calendars, versions): its title and a button that closes it. */
+export function SidePanel({ title, closeLabel, onClose, children }: { title: string; closeLabel: string; onClose(): void; children: ReactNode }) {
+  return (
+    <aside className="drawer" aria-label={title}>
+      <header>
+        <h2>{title}</h2>
+        <button type="button" className="link" onClick={onClose} aria-label={closeLabel}>
+          ✕
+        </button>
+      </header>
+      {children}
+    </aside>
+  );
+}

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field } from '../components';
+import { Alert, Field, SidePanel } from '../components';
 import type { Calendar, Project } from '../types';
 
 type Interval = [string, string];
@@ -80,13 +80,7 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
   };
 
   return (
-    <aside className="drawer" aria-label="Calendars">
-      <header>
-        <h2>Calendars</h2>
-        <button type="button" className="link" onClick={onClose} aria-label="Close the calendars">
-          ✕
-        </button>
-      </header>
+    <SidePanel title="Calendars" closeLabel="Close the calendars" onClose={onClose}>
       {typeof error === 'string' && <Alert>{error}</Alert>}
       {error instanceof ApiError && <Alert>{describeError(error)}</Alert>}
       {notice && <Alert kind="info">{notice}</Alert>}
@@ -133,7 +127,7 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
           </form>
         </>
       )}
-    </aside>
+    </SidePanel>
   );
 }
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field } from '../components';
+import { Alert, Field, SidePanel } from '../components';
 import { formatDate } from '../format';
 import type { Invite, Member, ProjectRole } from '../types';
 
@@ -57,13 +57,7 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
   };
 
   return (
-    <aside className="drawer" aria-label="Members">
-      <header>
-        <h2>Members</h2>
-        <button type="button" className="link" onClick={onClose} aria-label="Close the members">
-          ✕
-        </button>
-      </header>
+    <SidePanel title="Members" closeLabel="Close the members" onClose={onClose}>
       {typeof error === 'string' && <Alert>{error}</Alert>}
       {error instanceof ApiError && error.fields.length === 0 && <Alert>{error.message}</Alert>}
       <ul className="members">
@@ -135,6 +129,6 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
           )}
         </>
       )}
-    </aside>
+    </SidePanel>
   );
 }

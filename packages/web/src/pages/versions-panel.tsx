@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field } from '../components';
+import { Alert, Field, SidePanel } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { formatDate } from '../format';
 import type { Project, ProjectVersion } from '../types';
@@ -51,13 +51,7 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
     });
 
   return (
-    <aside className="drawer" aria-label="Versions and files">
-      <header>
-        <h2>Versions and files</h2>
-        <button type="button" className="link" onClick={onClose} aria-label="Close versions and files">
-          ✕
-        </button>
-      </header>
+    <SidePanel title="Versions and files" closeLabel="Close versions and files" onClose={onClose}>
       {typeof error === 'string' && <Alert>{error}</Alert>}
       {error instanceof ApiError && error.fields.length === 0 && <Alert>{error.message}</Alert>}
       {notice && <Alert kind="info">{notice}</Alert>}
@@ -118,6 +112,6 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
           onClose={() => setRestoring(null)}
         />
       )}
-    </aside>
+    </SidePanel>
   );
 }
