@@ -88,6 +88,18 @@ describe('Microsoft Project import and export', () => {
     expect(fieldPaths(elsewhere.body)).toEqual(['headers.content-type']);
   });
 
+  it('imports tasks without a name (Microsoft Project allows them) as "Task <ID>", and says so', async () => {
+    const xml = `<?xml version="1.0"?><Project xmlns="http://schemas.microsoft.com/project"><Title>  </Title><StartDate>2026-03-02T08:00:00</StartDate><Tasks>
+      <Task><UID>1</UID><ID>1</ID><Name>Named</Name><OutlineLevel>1</OutlineLevel><Duration>PT8H0M0S</Duration></Task>
+      <Task><UID>2</UID><ID>2</ID><OutlineLevel>1</OutlineLevel><Duration>PT16H0M0S</Duration></Task>
+      <Task><UID>3</UID><ID>3</ID><Name>   </Name><OutlineLevel>1</OutlineLevel><Duration>PT8H0M0S</Duration></Task></Tasks></Project>`;
+    const imported = await importFile(xml);
+    expect(imported.status, JSON.stringify(imported.body)).toBe(201);
+    expect(imported.body.project.name).toBe('Imported plan');
+    expect((await planningClient(server, owner.key).fullProject(imported.body.project.id)).body.tasks.map((t) => t.name)).toEqual(['Named', 'Task 2', 'Task 3']);
+    expect(imported.body.report.approximated).toContainEqual(expect.objectContaining({ message: 'tasks without a name are named "Task" and their row number (ID)', count: 2 }));
+  });
+
   it('exports a spreadsheet with one row per task', async () => {
     const imported = await importFile(readFileSync(join(FIXTURES, files[0]!), 'utf8'), { name: 'Spreadsheet' });
     const csv = await exportFile(imported.body.project.id, 'csv');

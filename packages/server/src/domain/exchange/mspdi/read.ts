@@ -105,7 +105,7 @@ class MspdiReader {
     const scheduleFrom = text(project, 'ScheduleFromStart') === '0' ? 'backward' : 'forward';
     const projectCalendar = text(project, 'CalendarUID');
     const document: PlanDocument = {
-      name: this.limitName('project', null, text(project, 'Title') ?? text(project, 'Name') ?? 'Imported plan'),
+      name: this.limitName('project', null, text(project, 'Title')?.trim() || text(project, 'Name')?.trim() || 'Imported plan'),
       description: null,
       startDate: instant(text(project, 'StartDate'))?.slice(0, 10) ?? new Date(0).toISOString().slice(0, 10),
       scheduleFrom,
@@ -129,6 +129,13 @@ class MspdiReader {
     }
     const outlineCodes = child(project, 'OutlineCodes');
     if (outlineCodes !== null && Object.keys(outlineCodes).length > 0) this.findings.dropped('project', null, 'outline codes are not kept');
+  }
+
+  /** Microsoft Project lets a task have no name; a Gantry task has one: its row number in the file. */
+  private unnamedTask(element: XmlElement, ref: string): string {
+    const name = `Task ${text(element, 'ID') ?? ref}`;
+    this.findings.approximated('task', { ref, name: null }, 'tasks without a name are named "Task" and their row number (ID)');
+    return name;
   }
 
   private limitName(subject: ImportSubject, ref: string | null, name: string): string {
@@ -261,7 +268,7 @@ class MspdiReader {
   }
 
   private readTask(element: XmlElement, ref: string, parentRef: string | null, calendarRefs: ReadonlySet<string>): DocumentTask {
-    const name = this.limitName('task', ref, text(element, 'Name') ?? '');
+    const name = this.limitName('task', ref, text(element, 'Name')?.trim() || this.unnamedTask(element, ref));
     const row = { ref, name };
     this.reportUnsupportedTaskFields(element, row);
     const constraintKind = CONSTRAINT_KINDS[numberOf(element, 'ConstraintType') ?? 0] ?? 'asap';
