@@ -35,4 +35,12 @@ describe('loadConfig', () => {
       webhookRetryDelaysSec: [0, 1.5, 60],
     });
   });
+
+  it('trusts X-Forwarded-For only from the reverse proxies named, never from everyone', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ GANTRY_TRUST_PROXY: '127.0.0.1, 10.0.0.0/8,::1,fd00::/8' }).trustProxy).toEqual(['127.0.0.1', '10.0.0.0/8', '::1', 'fd00::/8']);
+    for (const value of ['true', '*', '1', '10.0.0.0/33', 'proxy.example.com', '127.0.0.1,']) {
+      expect(problems({ GANTRY_TRUST_PROXY: value }), value).toEqual([expect.stringMatching(/^GANTRY_TRUST_PROXY: /)]);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -62,6 +63,24 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
   GANTRY_RATE_LIMIT_READS: positiveInt(240),
   GANTRY_RATE_LIMIT_WRITES: positiveInt(60),
+  GANTRY_TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined) return false as const;
+      const parts = value.split(',').map((part) => part.trim());
+      // Addresses or networks only: "trust every sender" would let any client choose its own address.
+      const valid = parts.every((part) => {
+        const [address, bits, ...rest] = part.split('/');
+        const version = isIP(address ?? '');
+        return version !== 0 && rest.length === 0 && (bits === undefined || (digits.test(bits) && Number(bits) <= (version === 4 ? 32 : 128)));
+      });
+      if (!valid) {
+        ctx.addIssue({ code: 'custom', message: 'must be the comma-separated addresses or networks of your reverse proxies, e.g. 127.0.0.1,10.0.0.0/8' });
+        return z.NEVER;
+      }
+      return parts;
+    }),
 });
 
 /** `BASE_URL` when it is not set: the local address of the port. */
@@ -84,6 +103,8 @@ export interface Config {
   webhookLeaseSec: number;
   logLevel: string;
   rateLimits: { readsPerMinute: number; writesPerMinute: number };
+  /** The reverse proxies whose `X-Forwarded-For` names the client's address (sign-in limits count per address); false: none. */
+  trustProxy: readonly string[] | false;
 }
 
 export class ConfigError extends Error {
@@ -118,5 +139,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webhookLeaseSec: e.GANTRY_WEBHOOK_LEASE_SEC,
     logLevel: e.LOG_LEVEL,
     rateLimits: Object.freeze({ readsPerMinute: e.GANTRY_RATE_LIMIT_READS, writesPerMinute: e.GANTRY_RATE_LIMIT_WRITES }),
+    trustProxy: e.GANTRY_TRUST_PROXY && Object.freeze(e.GANTRY_TRUST_PROXY),
   });
 }

@@ -101,6 +101,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const app = Fastify({
     loggerInstance: deps.logger,
     bodyLimit: limits.requestBodyMaxBytes,
+    // Behind the proxies named in GANTRY_TRUST_PROXY, the client's address is the one they forward.
+    trustProxy: deps.config.trustProxy ? [...deps.config.trustProxy] : false,
     requestIdHeader: false,
     genReqId: (request) => {
       const given = request.headers['x-request-id'];
