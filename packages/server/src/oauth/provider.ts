@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { createPrivateKey, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import Provider, { errors, interactionPolicy, type Configuration, type JWK, type KoaContextWithOIDC } from 'oidc-provider';
 import type { Clock } from '../clock.js';
 import type { DomainContext } from '../domain/context.js';
@@ -27,13 +27,21 @@ export function oauthResources(baseUrl: string): { api: string; mcp: string } {
 export const accessTokenTtlSec = 10 * 60;
 const refreshTokenTtlSec = 30 * 24 * 60 * 60;
 
-/** A secret generated once per instance and kept in the store, so every process shares it. */
+/** A secret generated once per instance and kept in the store, so every process shares it (generated only when there is none yet). */
 async function instanceSecret(store: Store, clock: Clock, name: string, generate: () => string): Promise<string> {
-  return store.q.oauth.instanceSecret(name, generate(), clock.now().toISOString());
+  return (await store.q.oauth.findInstanceSecret(name)) ?? store.q.oauth.instanceSecret(name, generate(), clock.now().toISOString());
 }
 
 function generateSigningKey(): string {
-  const jwk = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'jwk' });
+  // Exported to JWK from a key object of its own, not from the one generated: on Node 20 a
+  // garbage collection during that export can free the generation job, whose cleanup then
+  // waits for the lock the export holds, and the process hangs (seen in CI).
+  const { privateKey } = generateKeyPairSync('ec', {
+    namedCurve: 'P-256',
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  const jwk = createPrivateKey(privateKey).export({ format: 'jwk' });
   return JSON.stringify({ ...jwk, kid: randomUUID(), alg: 'ES256', use: 'sig' });
 }
 

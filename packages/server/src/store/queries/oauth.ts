@@ -48,6 +48,10 @@ export function oauthQueries(db: Executor) {
       await db.deleteFrom('oauth_artifacts').where('expires_at', '<', before).execute();
     },
     /** The secret stored under `name`, created from `value` by whichever process asks first. */
+    async findInstanceSecret(name: string): Promise<string | undefined> {
+      return (await db.selectFrom('instance_secrets').select('value').where('name', '=', name).executeTakeFirst())?.value;
+    },
+    /** Stores `value` under `name` unless another process stored one first; answers the one kept. */
     async instanceSecret(name: string, value: string, at: string): Promise<string> {
       await db
         .insertInto('instance_secrets')
