@@ -78,10 +78,15 @@ export function dayStart(date: string, zone: TimeZone = utc): string {
   return toIsoString(zone.toUtc(toEpochMinutes(`${date}T00:00:00.000Z`)!));
 }
 
+/** Zones by name, built once per process: a zone builds an Intl formatter, and every plan write asks for its project's. */
+const zones = new Map<string, TimeZone>([['UTC', utc]]);
+
 /** The time zone of the project calendar (`calendarId` among `calendars`; null = Standard, in UTC). */
 function projectZone(calendars: readonly CalendarRow[], calendarId: string | null): TimeZone {
-  const zone = calendars.find((calendar) => calendar.id === calendarId)?.time_zone;
-  return zone && zone !== 'UTC' ? new TimeZone(zone) : utc;
+  const name = calendars.find((calendar) => calendar.id === calendarId)?.time_zone ?? 'UTC';
+  let zone = zones.get(name);
+  if (!zone) zones.set(name, (zone = new TimeZone(name)));
+  return zone;
 }
 
 /**
