@@ -43,6 +43,11 @@ const EnvSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset it to use the embedded SQLite store)')
     .optional(),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  GANTRY_SERVE_WORKER: z
+    .enum(['0', '1'], { message: 'must be 1 (serve also delivers webhooks and mail) or 0 (leave them to gantry worker)' })
+    .optional()
+    .transform((value) => value !== '0'),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().optional().default('Gantry <gantry@localhost>'),
   GANTRY_WEBHOOK_ALLOW_PRIVATE: flag,
@@ -95,6 +100,10 @@ export interface Config {
   baseUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Rate limits count in this Redis, shared by every node naming it; unset: in the database (PostgreSQL) or in memory (SQLite). */
+  redisUrl: string | undefined;
+  /** Whether `gantry serve` also runs the background work (webhook delivery, mail, retention) that `gantry worker` runs. */
+  serveWorker: boolean;
   smtpUrl: string | undefined;
   mailFrom: string;
   webhookAllowPrivate: boolean;
@@ -132,6 +141,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     baseUrl: (e.BASE_URL ?? defaultBaseUrl(e.PORT)).replace(/\/+$/, ''),
     dataDir: path.resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    redisUrl: e.REDIS_URL,
+    serveWorker: e.GANTRY_SERVE_WORKER,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     webhookAllowPrivate: e.GANTRY_WEBHOOK_ALLOW_PRIVATE,

@@ -6,6 +6,9 @@ import { createLogger } from './logger.js';
 import { MailSender } from './mail/mail-sender.js';
 import { buildService } from './service.js';
 import { openStore } from './store/open-store.js';
+import { RedisWindows } from './rate-limits/redis-windows.js';
+import { SharedWindows } from './rate-limits/shared-windows.js';
+import type { SlidingWindows } from './rate-limits/sliding-window-limiter.js';
 import { WebhookWorker } from './webhooks/delivery-worker.js';
 import { guardedFetch } from './webhooks/http-sender.js';
 import { destinationPolicy } from './webhooks/policy.js';
@@ -25,7 +28,34 @@ async function openServices(config: Config) {
     allowPrivate: config.webhookAllowPrivate,
     leaseMs: config.webhookLeaseSec * 1000,
   });
-  return { logger, store, webhookDestinations, worker };
+  const mail = config.smtpUrl ? new MailSender(store, config.smtpUrl, config.mailFrom, systemClock, logger) : null;
+  /** The work of `gantry worker`: webhook delivery (with the retention of its log and of idle rate-limit windows) and e-mail. */
+  const background = {
+    start() {
+      worker.start();
+      mail?.start();
+      if (!mail) logger.info('SMTP_URL is not set: e-mail stays in the local outbox (gantry mail list)');
+    },
+    async stop() {
+      await worker.stop();
+      await mail?.close();
+    },
+  };
+  return { logger, store, webhookDestinations, background };
+}
+
+/** With `REDIS_URL`, rate limits count in Redis (falling back to this node's own while it is away); else where the app chooses. */
+async function openRateWindows(config: Config, logger: Logger): Promise<{ windows: SlidingWindows | undefined; close(): Promise<void> }> {
+  if (!config.redisUrl) return { windows: undefined, close: async () => undefined };
+  const warn = (error: unknown) => logger.warn({ err: error }, 'rate limits count on this node alone for now: Redis did not answer');
+  const redis = new RedisWindows(config.redisUrl, () => undefined);
+  try {
+    await redis.connect();
+  } catch (error) {
+    await redis.close();
+    throw new Error(`REDIS_URL: could not connect to Redis (${error instanceof Error ? error.message : String(error)})`);
+  }
+  return { windows: new SharedWindows(redis, warn), close: () => redis.close() };
 }
 
 /** Stops on SIGTERM/SIGINT: `close` runs once, then the process exits. */
@@ -49,17 +79,18 @@ function onStopSignal(logger: Logger, close: () => Promise<void>): void {
 }
 
 /**
- * `gantry worker`: the webhook worker alone (for scaling delivery out; `serve` runs one
- * too). Several workers, on PostgreSQL, share the work without sending an attempt twice.
+ * `gantry worker`: the background work alone — webhook delivery, e-mail, retention — for
+ * scaling it out (`serve` runs it too unless GANTRY_SERVE_WORKER=0). Several workers, on
+ * PostgreSQL, share the work without sending an attempt twice.
  */
 export async function work(config: Config = loadConfig(process.env)): Promise<void> {
-  const { logger, store, worker } = await openServices(config);
+  const { logger, store, background } = await openServices(config);
   onStopSignal(logger, async () => {
-    await worker.stop();
+    await background.stop();
     await store.close();
   });
-  worker.start();
-  logger.info({ store: store.dialect }, 'gantry webhook worker is running');
+  background.start();
+  logger.info({ store: store.dialect }, 'gantry worker is running');
 }
 
 /**
@@ -83,26 +114,29 @@ async function withPortChosen(config: Config): Promise<Config> {
  */
 export async function serve(given: Config = loadConfig(process.env)): Promise<void> {
   const config = await withPortChosen(given);
-  const { logger, store, webhookDestinations, worker } = await openServices(config);
+  const { logger, store, webhookDestinations, background } = await openServices(config);
   const publicFetch = guardedFetch({ allowPrivate: config.webhookAllowPrivate });
-  const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations, publicFetch, processMetrics: true });
+  const rateWindows = await openRateWindows(config, logger).catch(async (error: unknown) => {
+    await store.close();
+    throw error;
+  });
+  const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations, publicFetch, rateWindows: rateWindows.windows, processMetrics: true });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     // Nothing else has started yet: close what is open, so the command exits with the error.
     await app.close();
+    await rateWindows.close();
     await store.close();
     throw error;
   }
-  const mail = config.smtpUrl ? new MailSender(store, config.smtpUrl, config.mailFrom, systemClock, logger) : null;
-  mail?.start();
-  if (!mail) logger.info('SMTP_URL is not set: e-mail stays in the local outbox (gantry mail list)');
   onStopSignal(logger, async () => {
     await app.close();
-    await worker.stop();
-    await mail?.close();
+    if (config.serveWorker) await background.stop();
+    await rateWindows.close();
     await store.close();
   });
-  worker.start();
-  logger.info({ store: store.dialect, baseUrl: config.baseUrl }, 'gantry is serving');
+  if (config.serveWorker) background.start();
+  else logger.info('GANTRY_SERVE_WORKER=0: webhook delivery, e-mail and retention are left to gantry worker');
+  logger.info({ store: store.dialect, baseUrl: config.baseUrl, rateLimits: config.redisUrl ? 'redis' : store.sharedWindows ? 'database' : 'memory' }, 'gantry is serving');
 }

@@ -17,8 +17,8 @@ function rateLimited(waitMs: number): AppError {
 }
 
 /** Counts one request without a credential from this client address: 429 when its budget is spent. */
-function takeAddress(ctx: DomainContext, client: ClientInfo): void {
-  const decision = ctx.accountLimits?.requestsPerAddress.take(client.address);
+async function takeAddress(ctx: DomainContext, client: ClientInfo): Promise<void> {
+  const decision = await ctx.accountLimits?.requestsPerAddress.take(client.address);
   if (decision && !decision.allowed) throw rateLimited(decision.retryAfterMs);
 }
 
@@ -57,11 +57,16 @@ const mails = {
 };
 
 /**
- * Mails the user a link (in `tx`), unless this recipient was mailed too often lately: the
- * caller's answer stays the same either way.
+ * Whether `email` may be sent one more account mail (counted), false when it was mailed
+ * too often lately: the caller's answer stays the same either way. Asked before the
+ * transaction that queues the mail, as the count may need a connection of its own.
  */
+async function mayMail(ctx: DomainContext, email: string): Promise<boolean> {
+  return !ctx.accountLimits || (await ctx.accountLimits.mailsPerRecipient.take(email)).allowed;
+}
+
+/** Mails the user a link (in `tx`). */
 async function mailLink(ctx: DomainContext, tx: Queries, user: Pick<UserRow, 'id' | 'email'>, purpose: TokenPurpose, mail: keyof typeof mails): Promise<void> {
-  if (ctx.accountLimits && !ctx.accountLimits.mailsPerRecipient.take(user.email).allowed) return;
   const link = await issueLink(ctx, tx, user.id, purpose);
   await queueMail(tx, nowIso(ctx), [{ to: user.email, ...mails[mail](link) }]);
 }
@@ -79,16 +84,17 @@ export interface SignUpInput {
  * the caller cannot tell the two apart (same answer, and the password is hashed either way).
  */
 export async function signUp(ctx: DomainContext, input: SignUpInput, client: ClientInfo): Promise<void> {
-  takeAddress(ctx, client);
+  await takeAddress(ctx, client);
   const email = normalizeEmail(input.email);
   const existing = await ctx.store.q.users.findByEmail(email);
   if (existing) {
     await hashPassword(input.password);
-    await ctx.store.transaction((tx) => mailLink(ctx, tx, existing, 'reset_password', 'account_exists'));
+    if (await mayMail(ctx, existing.email)) await ctx.store.transaction((tx) => mailLink(ctx, tx, existing, 'reset_password', 'account_exists'));
     return;
   }
+  const mailing = await mayMail(ctx, email);
   try {
-    await createUser(ctx, { email, password: input.password, name: input.name ?? null, locale: input.locale }, { inTransaction: (tx, user) => mailLink(ctx, tx, user, 'verify_email', 'verify_email') });
+    await createUser(ctx, { email, password: input.password, name: input.name ?? null, locale: input.locale }, { inTransaction: async (tx, user) => (mailing ? mailLink(ctx, tx, user, 'verify_email', 'verify_email') : undefined) });
   } catch (error) {
     // Signed up meanwhile by a concurrent request: that one mails the link.
     if (!(error instanceof AppError && error.code === 'conflict')) throw error;
@@ -103,7 +109,7 @@ const badToken = (path: string) => invalid([{ path, message: 'is not valid: it i
 
 /** Confirms the address with a mailed token and signs the person in, all in one transaction. */
 export async function verifyEmail(ctx: DomainContext, token: string, client: ClientInfo): Promise<SignedIn> {
-  takeAddress(ctx, client);
+  await takeAddress(ctx, client);
   return ctx.store.transaction(async (tx) => {
     const used = await tx.sessions.useToken(secretDigest(token), 'verify_email', nowIso(ctx));
     if (!used) throw badToken('token');
@@ -127,15 +133,15 @@ async function signedIn(ctx: DomainContext, tx: Queries, userId: string, client:
 export async function checkSignIn(ctx: DomainContext, email: string, password: string, client: ClientInfo): Promise<UserRow> {
   const account = normalizeEmail(email);
   const limits = ctx.accountLimits;
-  const waitMs = Math.max(limits?.failedSignInsPerEmail.waitMs(account) ?? 0, limits?.requestsPerAddress.take(client.address).retryAfterMs ?? 0);
+  const waitMs = limits ? Math.max(await limits.failedSignInsPerEmail.waitMs(account), (await limits.requestsPerAddress.take(client.address)).retryAfterMs) : 0;
   if (waitMs > 0) throw rateLimited(waitMs);
   const user = email && password ? await verifySignIn(ctx, account, password) : null;
   if (!user) {
-    limits?.failedSignInsPerEmail.take(account);
+    await limits?.failedSignInsPerEmail.take(account);
     throw new AppError('unauthorized', 'the e-mail or the password is not right');
   }
   if (user.email_verified !== 1) {
-    await ctx.store.transaction((tx) => mailLink(ctx, tx, user, 'verify_email', 'verify_email'));
+    if (await mayMail(ctx, user.email)) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, 'verify_email', 'verify_email'));
     throw new AppError('forbidden', 'confirm your e-mail address first: a new link was mailed to you', { reason: 'email_unverified' });
   }
   return user;
@@ -149,9 +155,9 @@ export async function signIn(ctx: DomainContext, email: string, password: string
 
 /** Mails a password-reset link when the address has an account; the same answer when it has not. */
 export async function requestPasswordReset(ctx: DomainContext, email: string, client: ClientInfo): Promise<void> {
-  takeAddress(ctx, client);
+  await takeAddress(ctx, client);
   const user = await ctx.store.q.users.findByEmail(normalizeEmail(email));
-  if (user) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, 'reset_password', 'reset_password'));
+  if (user && (await mayMail(ctx, user.email))) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, 'reset_password', 'reset_password'));
 }
 
 /**
@@ -159,7 +165,7 @@ export async function requestPasswordReset(ctx: DomainContext, email: string, cl
  * reached it), every other web session of the person ends, and this browser is signed in.
  */
 export async function completePasswordReset(ctx: DomainContext, token: string, password: string, client: ClientInfo): Promise<SignedIn> {
-  takeAddress(ctx, client);
+  await takeAddress(ctx, client);
   const passwordHash = await hashPassword(password);
   return ctx.store.transaction(async (tx) => {
     const now = nowIso(ctx);

@@ -19,7 +19,9 @@ import { bindOperations, FileBody, type RouteDeps } from './bind-operations.js';
 import { jsonTextProblem } from './json-text-bounds.js';
 import { ServiceMetrics } from './metrics.js';
 import { systemRoutes } from './routes/system.js';
-import { SlidingWindowLimiter } from '../sliding-window-limiter.js';
+import { MemoryWindows } from '../rate-limits/memory-windows.js';
+import { SharedWindows } from '../rate-limits/shared-windows.js';
+import { SlidingWindowLimiter, type SlidingWindows } from '../rate-limits/sliding-window-limiter.js';
 
 export interface AppDeps {
   config: Config;
@@ -32,6 +34,8 @@ export interface AppDeps {
   publicFetch?: DomainContext['publicFetch'];
   /** Further adapters served by the same app (the OAuth server, MCP), given by the composition root. */
   mount?: readonly Mount[];
+  /** Where rate limits count, given by the composition root when `REDIS_URL` is set; else the store's shared windows (PostgreSQL), else this process's memory. */
+  rateWindows?: SlidingWindows;
   /** `/metrics` also reports the process (CPU, memory, event-loop lag): for the server process, not for apps tests build. */
   processMetrics?: boolean;
 }
@@ -44,7 +48,7 @@ export interface MountedHttp {
   /** The app's one authentication (API key or OAuth access token for `resource`): 401 otherwise; sets `request.actor`, so the call is audited. */
   authenticate(request: FastifyRequest, resource: 'api' | 'mcp'): Promise<Actor>;
   /** Counts the call against the credential's read or write budget, shared with REST (429 when spent). */
-  rateLimit(actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write'): void;
+  rateLimit(actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write'): Promise<void>;
 }
 
 function isJson(text: string): boolean {
@@ -78,12 +82,19 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 const destructivePath = /^\/api\/projects(\/[^/]+(\/tasks(\/[^/]+)?)?)?\/?$/;
 const requestIdPattern = /^[\w.:-]{1,128}$/;
 
+/** The store's windows shared by every node (falling back to this node's own while the store is away), or this process's own. */
+function sharedOrLocalWindows(store: Store, logger: FastifyBaseLogger): SlidingWindows {
+  if (!store.sharedWindows) return new MemoryWindows();
+  return new SharedWindows(store.sharedWindows, (error) => logger.warn({ err: error }, 'rate limits count on this node alone for now: the database did not answer'));
+}
+
 /**
  * Builds the HTTP app without listening: the REST API, health and OpenAPI routes and any
  * mounted adapters, with authentication, rate limits, the audit log and the error
  * mapping wired in.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
+  const windows = deps.rateWindows ?? sharedOrLocalWindows(deps.store, deps.logger);
   const metrics = new ServiceMetrics(deps.store, deps.clock, { processMetrics: deps.processMetrics ?? false });
   const ctx: DomainContext = {
     store: deps.store,
@@ -95,7 +106,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     webhookDestinations: deps.webhookDestinations,
     publicFetch: deps.publicFetch,
     // One set for the process: the REST sign-in and the OAuth sign-in page (mounted with this ctx) share it.
-    accountLimits: new AccountLimits(deps.clock),
+    accountLimits: new AccountLimits(deps.clock, windows),
     observeRecalculation: (seconds) => metrics.observeRecalculation(seconds),
   };
   const app = Fastify({
@@ -150,8 +161,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   const routeDeps: RouteDeps = {
     ctx,
     limiters: {
-      reads: new SlidingWindowLimiter(deps.config.rateLimits.readsPerMinute, limits.rateLimitWindowMs, deps.clock),
-      writes: new SlidingWindowLimiter(deps.config.rateLimits.writesPerMinute, limits.rateLimitWindowMs, deps.clock),
+      reads: new SlidingWindowLimiter('reads', deps.config.rateLimits.readsPerMinute, limits.rateLimitWindowMs, deps.clock, windows),
+      writes: new SlidingWindowLimiter('writes', deps.config.rateLimits.writesPerMinute, limits.rateLimitWindowMs, deps.clock, windows),
     },
   };
   const audit = new AuditLog(deps.store, deps.logger);

@@ -3,7 +3,7 @@ import { rateLimitIdentity, type Actor, type ClientInfo, type DomainContext } fr
 import { authenticateBearer } from '../domain/credentials.js';
 import { AppError, destructiveRefused } from '../domain/errors.js';
 import { authenticateWebSession, checkCsrf, sessionTokenOf } from '../domain/sessions.js';
-import type { SlidingWindowLimiter } from '../sliding-window-limiter.js';
+import type { SlidingWindowLimiter } from '../rate-limits/sliding-window-limiter.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -71,9 +71,9 @@ function isRead(method: string): boolean {
  * and answers 429 with `Retry-After` when it is spent. The HTTP method tells which, unless
  * the caller knows better (an MCP request is always a POST).
  */
-export function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write' = isRead(request.method) ? 'read' : 'write'): void {
+export async function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write' = isRead(request.method) ? 'read' : 'write'): Promise<void> {
   const read = kind === 'read';
-  const decision = (read ? limiters.reads : limiters.writes).take(rateLimitIdentity(actor));
+  const decision = await (read ? limiters.reads : limiters.writes).take(rateLimitIdentity(actor));
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   if (!decision.allowed) {
@@ -89,6 +89,6 @@ export function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: 
  * against its write budget, as any authenticated write.
  */
 export async function refuseBearerDeletion(ctx: DomainContext, limiters: RateLimiters, request: FastifyRequest, reply: FastifyReply): Promise<never> {
-  enforceRateLimit(limiters, await authenticate(ctx, request), request, reply);
+  await enforceRateLimit(limiters, await authenticate(ctx, request), request, reply);
   throw destructiveRefused();
 }

@@ -44,7 +44,7 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
         // A deletion with a bearer credential is refused as such (403), not as a missing session (401).
         if (def.destructive && request.headers.authorization !== undefined) return refuseBearerDeletion(deps.ctx, deps.limiters, request, reply);
         const actor = def.credentials === 'session' ? await authenticatePerson(deps.ctx, request) : await authenticate(deps.ctx, request);
-        enforceRateLimit(deps.limiters, actor, request, reply);
+        await enforceRateLimit(deps.limiters, actor, request, reply);
         requireScope(actor, def.scope);
       },
       handler: async (request, reply) => {

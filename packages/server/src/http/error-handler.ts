@@ -1,6 +1,7 @@
 import { errorCatalogue } from '@gantry/contract';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, invalid } from '../domain/errors.js';
+import { isStoreUnavailable } from '../store/store.js';
 
 /** Fastify's own client errors (body parsing, size), translated to our catalogue. */
 function fromFastify(error: FastifyError): AppError | null {
@@ -38,11 +39,16 @@ export function installErrorHandler(app: FastifyInstance, bodyLimitBytes: number
         ? invalid([{ path: fileField, message: `the file is larger than ${bodyLimitBytes} bytes, the largest request body` }])
         : new AppError('payload_too_large', `request bodies are limited to ${bodyLimitBytes} bytes`, { limitBytes: bodyLimitBytes });
     }
+    if (!appError && isStoreUnavailable(error)) {
+      request.log.warn({ err: error }, 'the database cannot be reached');
+      reply.header('retry-after', 5);
+      appError = new AppError('service_unavailable', 'the database cannot be reached right now; retry with exponential backoff');
+    }
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
       return reply.code(errorCatalogue.server_error.status).send({ error: 'server_error', message: 'internal error; retry with exponential backoff' });
     }
-    if (appError.status >= 500) request.log.error({ err: error }, appError.message);
+    if (appError.status >= 500 && appError.code !== 'service_unavailable') request.log.error({ err: error }, appError.message);
     // A route serving another resource (MCP) has named its own metadata already.
     if (appError.code === 'unauthorized' && !reply.hasHeader('www-authenticate')) reply.header('www-authenticate', challenge);
     const retryAfterSec = appError.details?.retryAfterSec;

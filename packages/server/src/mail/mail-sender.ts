@@ -42,6 +42,9 @@ export class MailSender {
           await this.store.q.outbox.markMailFailed(message.id, error instanceof Error ? error.message : String(error));
         }
       }
+    }).catch((error: unknown) => {
+      // The store could not be read or written (a restart): the mail stays queued for the next round, which must still run.
+      this.log.warn({ err: error }, 'e-mail round failed; queued mail waits for the next one');
     });
     return this.running;
   }

@@ -12,7 +12,7 @@ export interface McpHttp {
   /** The app's authentication of a request, for the MCP resource (401 otherwise); sets `request.actor`, so the call is audited. */
   authenticate(request: FastifyRequest, resource: 'mcp'): Promise<Actor>;
   /** Counts the call against the credential's read or write budget (429 when spent). */
-  rateLimit(actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write'): void;
+  rateLimit(actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write'): Promise<void>;
 }
 
 /** OAuth scopes as MCP clients ask for them; `service:write` includes `service:read`. */
@@ -62,7 +62,7 @@ export async function mcpRoutes(app: FastifyInstance, ctx: DomainContext, http: 
         throw error;
       }
       const needed = scopeOfCall(request.body);
-      http.rateLimit(actor, request, reply, needed ?? 'read');
+      await http.rateLimit(actor, request, reply, needed ?? 'read');
       if (needed === 'write' && actor.scope !== 'write') {
         const message = 'this credential is read-only; the tool needs the service:write scope';
         return reply

@@ -28,6 +28,7 @@ import type { Dialect, Executor } from './queries/executor.js';
 import { projectQueries } from './queries/projects.js';
 import { userQueries } from './queries/users.js';
 import { workspaceQueries } from './queries/workspaces.js';
+import { postgresWindows } from './rate-windows.js';
 import type { Database } from './schema.js';
 import type { Queries, Store } from './store.js';
 
@@ -96,6 +97,7 @@ function joinedStore(outer: Store, tx: Queries, committed: (() => void)[]): Stor
     unitOfWork: (work) => work(store),
     afterCommit: (callback) => committed.push(callback),
     readVersion: () => null,
+    sharedWindows: outer.sharedWindows,
     ping: () => outer.ping(),
     close: () => Promise.reject(new Error('a unit of work cannot close the store it runs in')),
   };
@@ -124,6 +126,8 @@ export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, 
     },
     afterCommit: (callback) => callback(),
     readVersion: () => (dataVersion ? `${dataVersion()}:${counter.writes}` : null),
+    // The rate-limit statements go around the write counter: counting a request is not a write the caches care about.
+    sharedWindows: dialect === 'postgres' ? postgresWindows(database) : null,
     async ping() {
       await sql`select 1`.execute(db);
     },

@@ -330,6 +330,14 @@ export interface IdempotencyKeysTable {
   created_at: string;
 }
 
+export interface RateLimitWindowsTable {
+  key: string;
+  /** Comma-separated milliseconds, ascending. */
+  stamps: string;
+  allowed: number;
+  expires_at: number;
+}
+
 export interface MailOutboxTable {
   id: string;
   to_address: string;
@@ -434,6 +442,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   templates: TemplatesTable;
+  rate_limit_windows: RateLimitWindowsTable;
 }
 
 export type { Generated };

@@ -19,6 +19,7 @@ import type { eventQueries, EventRow } from './queries/events.js';
 import type { InviteRow, ProjectAccessRow, projectQueries, ProjectRow } from './queries/projects.js';
 import type { userQueries, UserRow } from './queries/users.js';
 import type { WorkspaceRow, workspaceQueries } from './queries/workspaces.js';
+import type { StoreWindows } from './rate-windows.js';
 
 export interface Queries {
   users: ReturnType<typeof userQueries>;
@@ -65,6 +66,11 @@ export interface Store {
    * when the store cannot tell cheaply (PostgreSQL: callers must not cache).
    */
   readVersion(): string | null;
+  /**
+   * Rate-limit windows every process on this store shares (PostgreSQL); null for the
+   * embedded store, whose one process counts in its memory.
+   */
+  readonly sharedWindows: StoreWindows | null;
   /** Throws when the database cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -101,3 +107,18 @@ export type {
   WorkspaceRow,
 };
 export type { Database, Flag } from './schema.js';
+
+/** Connection-level failures (Node network codes, PostgreSQL classes 08 and 57P: connection exceptions, shutdowns). */
+const unavailableCodes = /^(ECONNREFUSED|ECONNRESET|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|08\w{3}|57P0[1-3])$/;
+
+/**
+ * Whether `error` says the database cannot be reached right now (refused, restarting, the
+ * connection cut), rather than that a statement is wrong: such a request may be retried.
+ */
+export function isStoreUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && unavailableCodes.test(code)) return true;
+  // pg reports a connection that ended mid-query by its message only.
+  return /^Connection terminated|timeout exceeded when trying to connect/.test(error.message);
+}

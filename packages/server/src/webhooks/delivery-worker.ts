@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { claimDueDeliveries, dispatchEvents, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from '../domain/webhooks/deliveries.js';
+import { isStoreUnavailable } from '../store/store.js';
 import type { LookupResolver } from './destination-guard.js';
 import { sendWebhook } from './http-sender.js';
 import { signPayload } from './signing.js';
@@ -27,6 +28,8 @@ export interface WebhookWorkerOptions {
 const DEFAULT_LEASE_MS = 60_000;
 const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 const PURGE_EVERY_MS = 60 * 60 * 1000;
+const STORE_RETRY_MS = 1000;
+const MAX_ROUNDS_AT_ONCE = 4;
 
 /**
  * The webhook worker: fans new outbox events out to deliveries, then claims due
@@ -35,28 +38,68 @@ const PURGE_EVERY_MS = 60 * 60 * 1000;
  * `gantry worker`; several workers share the work through leases in the store.
  */
 export class WebhookWorker {
-  private timer: NodeJS.Timeout | undefined;
+  private readonly rounds = new Set<Promise<number>>();
+  /** Ends the pauses in progress, when the worker stops. */
+  private readonly wakers = new Set<() => void>();
   private current: Promise<unknown> = Promise.resolve();
   private stopped = false;
   private lastPurge = 0;
+  /** Whether the last round found the database unreachable (warned once per outage). */
+  private storeAway = false;
 
   constructor(private readonly options: WebhookWorkerOptions) {}
 
+  /**
+   * Runs rounds until stopped. A round lasts as long as its slowest receiver (up to the
+   * send timeout), so the next one starts after a poll interval even while it is still
+   * sending: a receiver that hangs holds up nobody else's deliveries. At most
+   * MAX_ROUNDS_AT_ONCE are in flight.
+   */
   start(): void {
+    const pollMs = this.options.pollMs ?? 100;
     const loop = async () => {
-      if (this.stopped) return;
-      let busy = false;
-      try {
-        busy = await this.runOnce();
-      } catch (error) {
-        this.options.log.error({ err: error }, 'webhook worker round failed');
+      while (!this.stopped) {
+        const round = this.guardedRound(pollMs);
+        this.rounds.add(round);
+        void round.then(() => this.rounds.delete(round));
+        const waitMs = await Promise.race([round, this.pause(pollMs).then(() => 0)]);
+        if (this.rounds.size >= MAX_ROUNDS_AT_ONCE) await Promise.race(this.rounds);
+        if (waitMs > 0) await this.pause(waitMs);
       }
-      if (!this.stopped) this.timer = setTimeout(() => void (this.current = loop()), busy ? 0 : (this.options.pollMs ?? 100));
     };
     this.current = loop();
   }
 
-  /** One round: dispatch, deliver what is due, purge old logs. Resolves true when it found work. */
+  /** One round that never throws: resolves how long to wait before the next (0 when it found work). */
+  private async guardedRound(pollMs: number): Promise<number> {
+    try {
+      const busy = await this.runOnce();
+      this.storeAway = false;
+      return busy ? 0 : pollMs;
+    } catch (error) {
+      const away = isStoreUnavailable(error);
+      if (!away) this.options.log.error({ err: error }, 'webhook worker round failed');
+      else if (!this.storeAway) this.options.log.warn({ err: error }, 'the database cannot be reached: deliveries wait until it is back');
+      this.storeAway = away;
+      // Nothing is lost meanwhile (events wait in the outbox, claimed deliveries' leases run out): retry calmly.
+      return away ? STORE_RETRY_MS : pollMs;
+    }
+  }
+
+  /** Waits `ms`, or less when the worker stops. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.wakers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, ms);
+      this.wakers.add(wake);
+    });
+  }
+
+  /** One round: dispatch, deliver what is due, purge old logs and idle rate-limit windows. Resolves true when it found work. */
   async runOnce(): Promise<boolean> {
     const { ctx } = this.options;
     const dispatched = await dispatchEvents(ctx);
@@ -66,6 +109,7 @@ export class WebhookWorker {
     if (now - this.lastPurge > PURGE_EVERY_MS) {
       this.lastPurge = now;
       await ctx.store.q.webhooks.purgeBefore(new Date(now - RETENTION_MS).toISOString());
+      await ctx.store.sharedWindows?.purgeExpired(now);
     }
     return dispatched > 0 || claimed.length > 0;
   }
@@ -101,10 +145,11 @@ export class WebhookWorker {
     return { claimed, outcome, at };
   }
 
-  /** Stops after the round in progress. */
+  /** Stops after the rounds in progress. */
   async stop(): Promise<void> {
     this.stopped = true;
-    clearTimeout(this.timer);
+    for (const wake of this.wakers) wake();
     await this.current;
+    await Promise.all(this.rounds);
   }
 }

@@ -10,6 +10,7 @@ import { webhookActiveSince } from './0008-webhook-active-since.js';
 import { calendars } from './0009-calendars.js';
 import { projectVersions } from './0010-project-versions.js';
 import { templates } from './0011-templates.js';
+import { rateLimitWindows } from './0012-rate-limit-windows.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-calendars': calendars,
   '0010-project-versions': projectVersions,
   '0011-templates': templates,
+  '0012-rate-limit-windows': rateLimitWindows,
 };
