@@ -152,11 +152,9 @@ const eventDefinitions = { ...changeEvents, ...pingEvent, ...optInEvents } satis
 
 type EventDefinitions = typeof eventDefinitions;
 /** The event types of the catalog a change emits: what `*` stands for. */
-export type CatalogEventType = keyof typeof changeEvents;
-/** The event types a webhook receives only when it names them. */
+export type EventType = keyof typeof changeEvents;
+/** The event types a change emits that a webhook receives only when it names them. */
 export type OptInEventType = keyof typeof optInEvents;
-/** Every event type a change emits: what webhooks subscribe to. */
-export type EventType = CatalogEventType | OptInEventType;
 /** Every event type a webhook receives: the catalog, the test event and the opt-in events. */
 export type DeliveredEventType = keyof EventDefinitions;
 /** The `data` of an event type. */
@@ -166,7 +164,7 @@ export type EventData<Type extends DeliveredEventType> = z.output<EventDefinitio
 // below restore the keys of the definitions they read.
 
 /** The event types of the catalog a change emits, in catalog order (docs/api.md › Events): what `*` stands for. */
-export const eventTypes = Object.keys(changeEvents) as readonly CatalogEventType[];
+export const eventTypes = Object.keys(changeEvents) as readonly EventType[];
 
 /** The opt-in event types: subscribable by name only. */
 export const optInEventTypes = Object.keys(optInEvents) as readonly OptInEventType[];
@@ -181,7 +179,7 @@ function listed<Type extends DeliveredEventType>(definitions: Record<Type, Event
 }
 
 /** The catalog as `GET /api/webhooks/events` lists it under `events`: the change events, then the test event. */
-export const listedEvents = listed<CatalogEventType | typeof PING_EVENT>({ ...changeEvents, ...pingEvent });
+export const listedEvents = listed<EventType | typeof PING_EVENT>({ ...changeEvents, ...pingEvent });
 
 /** The opt-in events, as `GET /api/webhooks/events` lists them under `optInEvents`. */
 export const listedOptInEvents = listed<OptInEventType>(optInEvents);
