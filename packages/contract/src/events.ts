@@ -15,9 +15,9 @@ const taskData = z.object({ task: Task });
 const dependencyData = z.object({ dependency: Dependency });
 
 /**
- * Every event a change emits (docs/api.md › Events), with the schema of its `data`: the
- * one source of the catalog, the subscribable types, the envelopes and the OpenAPI
- * `webhooks`. Resources are carried in their read shape, under their own name.
+ * Every event of the catalog a change emits (docs/api.md › Events), with the schema of its
+ * `data`: the one source of the catalog, the types `*` stands for, the envelopes and the
+ * OpenAPI `webhooks`. Resources are carried in their read shape, under their own name.
  */
 const changeEvents = {
   'project.created': {
@@ -106,11 +106,39 @@ const changeEvents = {
   },
 } satisfies Record<string, EventDefinition>;
 
+/** A task as `schedule.critical_path_changed` names it. */
+const criticalPathTask = z.object({ taskId: Uuid, key: z.string().describe('`<projectKey>-<number>`'), name: z.string() });
+
+/** An opt-in event's description, which first says how one subscribes to it. */
+const optIn = (description: string) => `Opt-in: delivered only to webhooks whose \`events\` name this type (\`*\` does not include it). ${description}`;
+
+/**
+ * Opt-in events (docs/api.md › Events › Opt-in schedule events): what a write did to the
+ * schedule as a whole. `*` stands for the catalog above and never grows with these, so a
+ * webhook subscribed before they existed receives exactly what it did; they are listed
+ * apart (`optInEvents` of the catalog) and delivered only to webhooks that name them.
+ */
+const optInEvents = {
+  'schedule.critical_path_changed': {
+    description: optIn('Tasks entered or left the critical path as a result of a write, whatever made it (`data.entered`, `data.left`); one event per write. Tasks and milestones only: a summary is critical when one of its subtasks is.'),
+    data: z.object({
+      entered: z.array(criticalPathTask).describe('Tasks critical after the write and not before it (a new critical task too), by task number.'),
+      left: z.array(criticalPathTask).describe('Tasks critical before the write and no longer (a deleted one too, as it was), by task number.'),
+    }),
+  },
+  'schedule.finish_changed': {
+    description: optIn('The project finish moved as a result of a write, whatever made it (`data.from`, `data.to`); one event per write.'),
+    data: z.object({
+      from: DateTime.nullable().describe('The project finish before the write; null when the plan had no task.'),
+      to: DateTime.nullable().describe('The project finish after the write; null when the plan has no task left.'),
+    }),
+  },
+} satisfies Record<string, EventDefinition>;
+
 /** The test event a webhook can be sent on request; never emitted by changes. */
 export const PING_EVENT = 'webhook.ping';
 
-const eventDefinitions = {
-  ...changeEvents,
+const pingEvent = {
   [PING_EVENT]: {
     description: 'The test event, sent on request (POST /api/webhooks/{id}/ping) to any webhook; data: message and webhook {id, name, events}. Not subscribable.',
     data: z.object({
@@ -120,10 +148,14 @@ const eventDefinitions = {
   },
 } satisfies Record<string, EventDefinition>;
 
+const eventDefinitions = { ...changeEvents, ...pingEvent, ...optInEvents } satisfies Record<string, EventDefinition>;
+
 type EventDefinitions = typeof eventDefinitions;
-/** Every event type a change emits: what webhooks subscribe to. */
+/** The event types of the catalog a change emits: what `*` stands for. */
 export type EventType = keyof typeof changeEvents;
-/** Every event type a webhook receives: the catalog and the test event. */
+/** The event types a change emits that a webhook receives only when it names them. */
+export type OptInEventType = keyof typeof optInEvents;
+/** Every event type a webhook receives: the catalog, the test event and the opt-in events. */
 export type DeliveredEventType = keyof EventDefinitions;
 /** The `data` of an event type. */
 export type EventData<Type extends DeliveredEventType> = z.output<EventDefinitions[Type]['data']>;
@@ -131,14 +163,26 @@ export type EventData<Type extends DeliveredEventType> = z.output<EventDefinitio
 // Object.keys, Object.entries and Object.fromEntries type keys as mere strings: the casts
 // below restore the keys of the definitions they read.
 
-/** Every event type a change emits, in catalog order (docs/api.md › Events). */
+/** The event types of the catalog a change emits, in catalog order (docs/api.md › Events): what `*` stands for. */
 export const eventTypes = Object.keys(changeEvents) as readonly EventType[];
 
-/** The catalog as `GET /api/webhooks/events` lists it: the change events, then the test event. */
-export const listedEvents: readonly { type: DeliveredEventType; description: string }[] = Object.entries(eventDefinitions).map(([type, { description }]) => ({
-  type: type as DeliveredEventType,
-  description,
-}));
+/** The opt-in event types: subscribable by name only. */
+export const optInEventTypes = Object.keys(optInEvents) as readonly OptInEventType[];
+
+/** Whether `type` is an opt-in event type, which `*` does not include. */
+export function isOptInEventType(type: string): type is OptInEventType {
+  return Object.hasOwn(optInEvents, type);
+}
+
+function listed<Type extends DeliveredEventType>(definitions: Record<Type, EventDefinition>): readonly { type: Type; description: string }[] {
+  return Object.entries<EventDefinition>(definitions).map(([type, { description }]) => ({ type: type as Type, description }));
+}
+
+/** The catalog as `GET /api/webhooks/events` lists it under `events`: the change events, then the test event. */
+export const listedEvents = listed<EventType | typeof PING_EVENT>({ ...changeEvents, ...pingEvent });
+
+/** The opt-in events, as `GET /api/webhooks/events` lists them under `optInEvents`. */
+export const listedOptInEvents = listed<OptInEventType>(optInEvents);
 
 /** The envelope of one event type (docs/api.md › Events): what a webhook receives. */
 function envelope<Type extends DeliveredEventType, Data extends z.ZodObject>(type: Type, data: Data) {

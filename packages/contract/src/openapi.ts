@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ErrorBody } from './common.js';
 import { errorCatalogue, type ErrorCode } from './errors.js';
-import { eventEnvelopes, listedEvents } from './events.js';
+import { eventEnvelopes, listedEvents, listedOptInEvents } from './events.js';
 import { API_VERSION, limits } from './limits.js';
 import { Member } from './resources/members.js';
 import { Project, ProjectListItem } from './resources/projects.js';
@@ -156,12 +156,13 @@ const deliveryResponses: Record<string, JsonObject> = {
 };
 
 /**
- * The OpenAPI `webhooks`: one entry per event type a webhook receives, whose request body
- * is that type's envelope. Registers the envelopes in `schemas`.
+ * The OpenAPI `webhooks`: one entry per event type a webhook receives (the catalog, the
+ * test event, then the opt-in events), whose request body is that type's envelope.
+ * Registers the envelopes in `schemas`.
  */
 function webhooksOf(schemas: Map<string, z.ZodType>): Record<string, JsonObject> {
   return Object.fromEntries(
-    listedEvents.map(({ type, description }) => {
+    [...listedEvents, ...listedOptInEvents].map(({ type, description }) => {
       const name = eventComponentName(type);
       schemas.set(name, eventEnvelopes[type]);
       const operation = {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { DateTime, QueryInteger, Uuid } from '../common.js';
-import { EventEnvelope, eventTypes } from '../events.js';
+import { EventEnvelope, eventTypes, optInEventTypes } from '../events.js';
 import { limits } from '../limits.js';
 
 export const Webhook = z.object({
   id: Uuid,
   url: z.string(),
   name: z.string().nullable(),
-  events: z.array(z.string()).describe('Event types delivered; `*` = all.'),
+  events: z.array(z.string()).describe('Event types delivered; `*` = every type of the catalog (its `events`); opt-in types only when named.'),
   scope: z.enum(['project', 'workspace']),
   projectId: Uuid.nullable().describe('Set for a project webhook.'),
   workspaceId: Uuid.describe('The workspace of the project, or the workspace a workspace-wide webhook covers.'),
@@ -19,11 +19,14 @@ export const Webhook = z.object({
 });
 export type Webhook = z.infer<typeof Webhook>;
 
+/** What a webhook may name in `events`, besides `*`: the catalog's change events and the opt-in events. */
+const subscribableTypes: readonly string[] = [...eventTypes, ...optInEventTypes];
+
 export const WebhookCreate = z
   .object({
     url: z.string().max(2000).describe('Public https address.'),
     events: z
-      .array(z.string().refine((type) => type === '*' || eventTypes.some((known) => known === type), { message: 'is not an event type of the catalog (GET /api/webhooks/events)' }))
+      .array(z.string().refine((type) => type === '*' || subscribableTypes.includes(type), { message: 'is not an event type of the catalog (GET /api/webhooks/events)' }))
       .min(1)
       .max(50),
     projectId: Uuid.optional().describe('The project to cover.'),
@@ -43,7 +46,11 @@ export const WebhookWithSecret = z.object({
 export const WebhookResponse = z.object({ webhook: Webhook });
 export const WebhookList = z.object({ webhooks: z.array(Webhook) });
 export const WebhookDeleted = z.object({ id: Uuid, deleted: z.literal(true) });
-export const EventCatalogResponse = z.object({ events: z.array(z.object({ type: z.string(), description: z.string() })) });
+const CatalogEntry = z.object({ type: z.string(), description: z.string() });
+export const EventCatalogResponse = z.object({
+  events: z.array(CatalogEntry).describe('The catalog: the change events (what `*` stands for), then the test event.'),
+  optInEvents: z.array(CatalogEntry).describe('Events delivered only to webhooks that name them in `events`; `*` does not include them.'),
+});
 
 export const DeliveryAttempt = z.object({
   attempt: z.number().int(),

@@ -1,4 +1,4 @@
-import { isChangeSet, listedEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
+import { isChangeSet, listedEvents, listedOptInEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
 import { createOwnApiKey, listOwnApiKeys, revokeOwnApiKey } from './api-keys.js';
 import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
 import { completePasswordReset, requestPasswordReset, signIn, signUp, updateMe, verifyEmail, type SignedIn } from './accounts.js';
@@ -123,7 +123,7 @@ export const operations = {
 
   createWebhook: defineOperation(routes.createWebhook, (ctx, actor, { body }) => createWebhook(ctx, actor, body)),
   listWebhooks: defineOperation(routes.listWebhooks, async (ctx, actor) => ({ webhooks: await listWebhooks(ctx, actor) })),
-  listEventTypes: defineOperation(routes.listEventTypes, async () => ({ events: [...listedEvents] })),
+  listEventTypes: defineOperation(routes.listEventTypes, async () => ({ events: [...listedEvents], optInEvents: [...listedOptInEvents] })),
   getWebhook: defineOperation(routes.getWebhook, async (ctx, actor, { params }) => ({ webhook: presentWebhook(await requireWebhook(ctx, actor, params.webhookId)) })),
   deleteWebhook: defineOperation(routes.deleteWebhook, async (ctx, actor, { params }) => {
     await deleteWebhook(ctx, actor, params.webhookId);

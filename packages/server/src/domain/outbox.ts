@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { EventData, EventType } from '@gantry/contract';
+import type { EventData, EventType, OptInEventType } from '@gantry/contract';
 import type { Queries } from '../store/store.js';
 import { actingClient, type Actor } from './context.js';
 
 /**
  * An event of a change, as emitters hand it to {@link appendEvents}: one of the contract's
- * event types with that type's `data`, so a misspelled type or a wrong payload does not
- * compile. Every change concerns a project.
+ * event types (of the catalog, or opt-in) with that type's `data`, so a misspelled type or
+ * a wrong payload does not compile. Every change concerns a project.
  */
 export type DomainEvent = {
-  [Type in EventType]: { type: Type; workspaceId: string; projectId: string; data: EventData<Type> };
-}[EventType];
+  [Type in EventType | OptInEventType]: { type: Type; workspaceId: string; projectId: string; data: EventData<Type> };
+}[EventType | OptInEventType];
 
 /**
  * Appends events to the outbox inside the caller's transaction, so an event exists

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { API_VERSION, errorCatalogue, eventTypes, listedEvents, PING_EVENT, routes } from '@gantry/contract';
+import { API_VERSION, errorCatalogue, eventTypes, listedEvents, listedOptInEvents, optInEventTypes, PING_EVENT, routes } from '@gantry/contract';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -9,6 +9,7 @@ import { webAppPages } from '../../src/web-app/routes.js';
 
 type Operation = {
   operationId: string;
+  description?: string;
   'x-required-scope'?: string;
   security?: Record<string, string[]>[];
   parameters?: { name: string; in: string; required: boolean }[];
@@ -206,10 +207,11 @@ describe('OpenAPI document', () => {
     }
   });
 
-  // docs/api.md › Events and › Deliveries: the catalog, the test event, the envelope, the delivery headers and rules.
-  it('publishes exactly the catalog and the test event under webhooks, each with its envelope, headers and answers', () => {
-    expect(Object.keys(doc.webhooks)).toEqual([...eventTypes, PING_EVENT]);
-    expect(Object.keys(doc.webhooks)).toEqual(listedEvents.map((event) => event.type));
+  // docs/api.md › Events and › Deliveries: the catalog, the test event, the opt-in events, the envelope, the delivery headers and rules.
+  it('publishes exactly the catalog, the test event and the opt-in events under webhooks, each with its envelope, headers and answers', () => {
+    expect(Object.keys(doc.webhooks)).toEqual([...eventTypes, PING_EVENT, ...optInEventTypes]);
+    expect(Object.keys(doc.webhooks)).toEqual([...listedEvents, ...listedOptInEvents].map((event) => event.type));
+    for (const type of optInEventTypes) expect(doc.webhooks[type]?.post.description, type).toMatch(/^Opt-in: /);
     for (const [type, { post }] of Object.entries(doc.webhooks)) {
       expect(post.parameters?.map((parameter) => [parameter.name, parameter.in, parameter.required]), type).toEqual([
         ['Service-Event', 'header', true],

@@ -39,6 +39,8 @@ export interface PlanChanges {
    * where those rules already held.
    */
   recordedValues?: ReadonlyMap<string, RecordedTaskValues>;
+  /** Internal: the write makes a new project's plan, which `project.created` announces; it emits no opt-in schedule events. */
+  createsProject?: boolean;
   fullReschedule: boolean;
 }
 

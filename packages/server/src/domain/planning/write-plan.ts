@@ -11,6 +11,7 @@ import { PlanEditor, type AppliedChanges, type PlanChanges } from './apply-chang
 import { captureBaseline } from './baselines.js';
 import { firstWorkingMinute, loadPlan, recalculate, rowChanged, type Plan } from './plan.js';
 import { presentDependency, presentPlanTask, presentProject, presentTask, type AssigneeView } from './presenters.js';
+import { scheduleEvents } from './schedule-events.js';
 
 export type PlanWriteResult = WriteResult & { plan: Plan };
 
@@ -179,6 +180,8 @@ export async function writePlanInTransaction(
 
   const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date, plan.calendars, project.calendar_id);
   const projectFinishAt = result.projectFinishAt ?? projectStartAt;
+  // Read before `plan.project` (the same row as `project`) becomes the row as written.
+  const finish = { from: project.task_count > 0 ? project.finish_at : null, to: plan.tasks.size > 0 ? projectFinishAt : null };
   // The key locks with the first task: a change of the project's own fields.
   const locksKey = project.key_locked === 0 && plan.tasks.size > 0;
   // `plan.project` becomes the row as committed, so the caches remembered after the commit
@@ -200,6 +203,7 @@ export async function writePlanInTransaction(
       data: { project: presentProject(plan.project), changes: { keyLocked: { from: false, to: true } }, reason: 'edit' },
     });
   }
+  if (!changes.createsProject) events.push(...(await scheduleEvents(tx, plan, editor.applied, saved, finish)));
   await appendEvents(tx, actor, now, events);
   await yieldIfBusy();
 

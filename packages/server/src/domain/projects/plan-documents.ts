@@ -396,6 +396,7 @@ export async function createProjectFromDocument(ctx: DomainContext, actor: Actor
       updateTasks: [],
       createDependencies: documentLinks(document, taskId),
       deleteDependencyIds: [],
+      createsProject: true,
       fullReschedule: true,
     };
     // The resources are made once the plan is loaded: the recorded assignments name them.

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { API_VERSION, PING_EVENT, type Delivery, type EventEnvelope, type EventEnvelopeOf } from '@gantry/contract';
+import { API_VERSION, isOptInEventType, PING_EVENT, type Delivery, type EventEnvelope, type EventEnvelopeOf, type OptInEventType } from '@gantry/contract';
 import type { AttemptRow, DeliveryRow, Queries, WebhookRow } from '../../store/store.js';
 import { actingClient, nowIso, type Actor, type DomainContext } from '../context.js';
 import { decodeCursor, encodeCursor } from '../cursor.js';
@@ -31,11 +31,27 @@ export function presentDelivery(row: DeliveryRow, attempts: readonly AttemptRow[
   };
 }
 
+/**
+ * Whether the webhook covers the project and its event list takes `type`: `*` stands for
+ * the catalog only, so an opt-in type must be named (webhooks subscribed to `*` receive
+ * what they always have).
+ */
 function matches(webhook: WebhookRow, type: string, workspaceId: string, projectId: string | null): boolean {
   if (webhook.workspace_id !== workspaceId) return false;
   if (webhook.project_id !== null && webhook.project_id !== projectId) return false;
   const events = JSON.parse(webhook.events) as string[];
-  return events.includes('*') || events.includes(type);
+  return events.includes(type) || (events.includes('*') && !isOptInEventType(type));
+}
+
+/**
+ * Which of the opt-in event types `types` an active webhook covering the project names.
+ * A write appends an opt-in event only when one does: most plans have no such webhook, and
+ * their writes then add nothing to the outbox (webhooks created later only receive what
+ * happens after, anyway).
+ */
+export async function wantedOptInEvents<Type extends OptInEventType>(tx: Queries, workspaceId: string, projectId: string, types: readonly Type[]): Promise<Set<Type>> {
+  const webhooks = await tx.webhooks.listActiveInWorkspaces([workspaceId]);
+  return new Set(types.filter((type) => webhooks.some((webhook) => matches(webhook, type, workspaceId, projectId))));
 }
 
 /**
