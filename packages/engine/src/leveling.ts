@@ -58,9 +58,9 @@ interface LevelingPlan {
  * segment steps in all: 10,000 tasks wanting one resource at the project start level in
  * about 0.6 s on the 2-core development machine (test/leveling.test.ts), 10,000 linked tasks
  * over 100 resources in about 0.4 s. Forward plans without ALAP tasks take at most two
- * rounds; ALAP tasks sit at late dates, which follow the
- * leveled plan's finish and can keep moving it, so there are at most `MAX_ROUNDS`, after
- * which what is still over-allocated is reported.
+ * rounds; ALAP tasks sit at late dates, which follow the leveled plan's finish and can keep
+ * moving it, so there are at most `MAX_ROUNDS`, after which what is still over-allocated is
+ * reported.
  */
 export function levelResources(input: ScheduleInput, options: LevelingOptions = {}): LevelingResult {
   const net = new Network(input);
@@ -72,7 +72,7 @@ export function levelResources(input: ScheduleInput, options: LevelingOptions = 
     const scheduler = new Scheduler(withDelays(input, net, delays));
     const schedule = scheduler.current;
     const st = scheduler.state;
-    priority ??= priorities(st, plan, options.tieOrder);
+    priority ??= priorities(st, options.tieOrder);
     // The placement replays the forward pass on the run's state; the run's dates (`start`,
     // `finish`), its result and its network's shape stay as the run left them.
     const next = placeTasks(st, plan, priority);
@@ -143,7 +143,7 @@ interface Priority {
   tie: Float64Array;
 }
 
-function priorities(st: ScheduleState, plan: LevelingPlan, tieOrder: readonly string[] | null | undefined): Priority {
+function priorities(st: ScheduleState, tieOrder: readonly string[] | null | undefined): Priority {
   const net = st.net;
   const listed = new Map((tieOrder ?? []).map((id, k) => [id, k]));
   const tie = new Float64Array(net.n);
@@ -237,7 +237,10 @@ function earliestFit(uses: readonly Use[], profiles: readonly LoadProfile[], cal
         // busy as well or has no working time of the task's calendar.
         let free = profile.end(j);
         for (j++; j < times.length && (units[j]! > room || profile.isIdle(j, cal)); j++) free = profile.end(j);
-        s = cal.nextWorkStart(free);
+        const next = cal.nextWorkStart(free);
+        // Calendars read instants past their last year as that edge: nothing later exists.
+        if (!(next > s)) return s;
+        s = next;
         f = cal.finishAtPosition(cal.position(s) + duration);
         continue search;
       }
