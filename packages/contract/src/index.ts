@@ -7,6 +7,7 @@ export * from './routes.js';
 export * from './resources/exchange.js';
 export * from './resources/calendars.js';
 export * from './resources/invites.js';
+export * from './resources/leveling.js';
 export * from './resources/members.js';
 export * from './resources/projects.js';
 export * from './resources/tasks.js';

@@ -4,6 +4,7 @@ import { limits } from './limits.js';
 import type { ErrorCode } from './errors.js';
 import { CalendarCreate, CalendarList, CalendarPatch, CalendarPatchResult, CalendarResponse } from './resources/calendars.js';
 import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
+import { LevelingRequest, LevelingResult } from './resources/leveling.js';
 import { MemberList, MemberRemoved, MemberResponse, MemberRolePut } from './resources/members.js';
 import {
   ForecastQuery,
@@ -640,6 +641,24 @@ export const routes = {
     query: ForecastQuery,
     response: { status: 200, name: 'ForecastResponse', schema: ForecastResponse },
     errors: ['invalid_request', 'not_found'],
+  }),
+  levelResources: route({
+    operationId: 'levelResources',
+    method: 'POST',
+    path: '/api/projects/{projectId}/level',
+    scope: 'write',
+    tag: 'Projects',
+    summary: 'Level resources: delay tasks so that no resource is assigned beyond its capacity (editors and owners)',
+    description: [
+      "Additive. Sets each task's `levelingDelayMin` as Microsoft Project's Level Now does in spirit: tasks that may move (scheduled automatically, not started, assigned) lose their delays, then are placed by early start, total float and task number, each where its resources have room; the plan is recalculated. Leveling a leveled plan changes nothing. `?dryRun=true` previews it and saves nothing.",
+      'The answer is the write result (with `task.updated` and `task.dates_changed` for what changed) plus `leveling`: each task whose delay changes with its dates before and after, the project finish before and after, and the over-allocations leveling could not resolve. Send an `Idempotency-Key` header to make retries safe.',
+    ].join('\n\n'),
+    params: projectParams,
+    query: DryRunQuery,
+    dryRun: true,
+    body: { name: 'LevelingRequest', schema: LevelingRequest, required: false },
+    response: { status: 200, name: 'LevelingResult', schema: LevelingResult },
+    errors: ['invalid_request', 'not_found', 'conflict'],
   }),
   listTasks: route({
     operationId: 'listTasks',

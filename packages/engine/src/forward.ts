@@ -42,7 +42,8 @@ export function forwardPass(st: ScheduleState): void {
   }
 }
 
-function forwardNode(st: ScheduleState, v: number): void {
+/** Early dates of one node from its predecessors' (computed before it): a leaf, a summary's entry or its exit node. */
+export function forwardNode(st: ScheduleState, v: number): void {
   const net = st.net;
   if (v >= net.n) rollupExitEarly(st, v);
   else if (net.isSummary[v]) entryForward(st, v);

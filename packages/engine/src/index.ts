@@ -8,6 +8,7 @@ export { WorkCalendar, STANDARD_CALENDAR, SCHEDULE_HORIZON, compileCalendars, cr
 export { toEpochMinutes, toIsoString, TimeZone } from './instant.js';
 export { pertExpectedDuration } from './pert.js';
 export { hasDurationRange, pertSample, seededRandom, simulateFinishes } from './forecast.js';
+export { levelResources } from './leveling.js';
 export { applyTaskEdit, type EffortState, type TaskEdit } from './task-type.js';
 export { applyProgressEdit, type ProgressState, type ProgressEdit } from './progress.js';
 export type * from './types.js';

@@ -39,6 +39,15 @@ export class Scheduler {
   }
 
   /**
+   * The engine state of the latest run, for the engine's own modules: leveling (leveling.ts)
+   * replays the forward pass on it. Not part of the public API; a caller that changes it
+   * must not use this scheduler again.
+   */
+  get state(): ScheduleState {
+    return this.st;
+  }
+
+  /**
    * The input of the latest run, as it was given (not copied): what the next `update`'s
    * changes are relative to, so a caller can name them by comparing inputs.
    */

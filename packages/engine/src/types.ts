@@ -176,3 +176,56 @@ export interface ScheduleResult {
    */
   changedTaskIds: string[];
 }
+
+/** What `levelResources` levels, and how. */
+export interface LevelingOptions {
+  /** The resources to level (ids as the assignments name them); every assigned resource when omitted. */
+  resourceIds?: readonly string[] | null;
+  /** Each resource's capacity in percent (100 = one full-time resource): 100 for a resource not listed. */
+  capacityPct?: Readonly<Record<string, number>> | null;
+  /**
+   * Task ids in the order that decides between tasks of the same early start and total
+   * float (a plan's task numbers, as Microsoft Project's ID); tasks not listed come after
+   * them, in id order.
+   */
+  tieOrder?: readonly string[] | null;
+}
+
+/** A task whose leveling delay leveling changes, in working minutes of the task's calendar. */
+export interface LevelingDelayChange {
+  taskId: string;
+  fromMin: number;
+  toMin: number;
+}
+
+/**
+ * Why a resource stays over its capacity after leveling: a task needs more of it by itself
+ * (`demand_exceeds_capacity`, e.g. 200 % of a 100 % resource), tasks leveling may not move
+ * overlap (`fixed_tasks`: manually scheduled, started, with a date constraint or as late
+ * as possible), or the rounds of leveling and scheduling ran out (`not_converged`).
+ */
+export type OverallocationReason = 'demand_exceeds_capacity' | 'fixed_tasks' | 'not_converged';
+
+/** A span during which a resource is assigned beyond its capacity. */
+export interface Overallocation {
+  resourceId: string;
+  startAt: string;
+  finishAt: string;
+  /** The most units assigned at once in the span, in percent. */
+  peakUnitsPct: number;
+  capacityPct: number;
+  /** The tasks assigned to the resource during the span, sorted. */
+  taskIds: string[];
+  reason: OverallocationReason;
+}
+
+export interface LevelingResult {
+  /** The tasks whose leveling delay changes, sorted by task id. */
+  delays: LevelingDelayChange[];
+  /** What leveling could not resolve, by resource id and then start. */
+  overallocations: Overallocation[];
+  /** The plan scheduled with the new delays. */
+  schedule: ScheduleResult;
+  /** Rounds of leveling and rescheduling until the delays were stable. */
+  rounds: number;
+}

@@ -7,6 +7,7 @@ import { listGrants, revokeGrant } from './oauth-grants.js';
 import { defineOperation, definePublicOperation, RawJson, WithSession, WithStatus, type Operation } from './operation.js';
 import { putAssignees } from './planning/assignees.js';
 import { forecastFinish } from './planning/forecast.js';
+import { levelProject } from './planning/leveling.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
 import { createCalendar, getCalendar, listCalendars, updateCalendar } from './planning/calendars.js';
 import { createComment, listComments } from './planning/comments.js';
@@ -96,6 +97,7 @@ export const operations = {
   updateCalendar: defineOperation(routes.updateCalendar, (ctx, actor, { params, body }) => updateCalendar(ctx, actor, params.projectId, params.calendarId, body)),
 
   getForecast: defineOperation(routes.getForecast, async (ctx, actor, { params, query }) => ({ forecast: await forecastFinish(ctx, actor, params.projectId, query) })),
+  levelResources: defineOperation(routes.levelResources, async (ctx, actor, { params, body }) => writeResult(await levelProject(ctx, actor, params.projectId, body))),
   listTasks: defineOperation(routes.listTasks, (ctx, actor, { params, query }) => listTasks(ctx, actor, params.projectId, query)),
   createTasks: defineOperation(routes.createTasks, async (ctx, actor, { params, body }) => {
     if (isChangeSet(body)) return new WithStatus(200, writeResult(await applyChangeSet(ctx, actor, params.projectId, body as ChangeSet)));

@@ -6,6 +6,7 @@ import {
   CommentCreate,
   CommentList,
   jsonSchemaOf,
+  LevelingRequest,
   ProjectDuplicate,
   ProjectListQuery,
   TaskListQuery,
@@ -19,6 +20,7 @@ import {
   type CalendarResponse,
   type CommentResponse,
   type FullProject,
+  type LevelingResult,
   type NewProjectResult,
   type ProjectList,
   type Scope,
@@ -32,7 +34,7 @@ import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolA
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Actor, DomainContext } from '../domain/context.js';
-import { AppError } from '../domain/errors.js';
+import { AppError, invalid } from '../domain/errors.js';
 import { perform, RawJson, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
 
@@ -63,14 +65,16 @@ interface Tool {
   options?: RunOptions;
   /** Reads more to complete the answer (a task's comments). */
   complete?(caller: McpCaller, args: Args, result: Answer): Promise<Answer>;
-  /** The answer in a sentence or two, for the assistant and the person reading along. */
-  summary(result: Answer): string;
+  /** The answer in a sentence or two, for the assistant and the person reading along (`args`: the tool's arguments). */
+  summary(result: Answer, args: Args): string;
 }
 
 type Answer = Record<string, unknown>;
 interface RunOptions {
   body?: Args;
   dryRun?: boolean;
+  /** The tool takes a `dryRun` argument: true runs it as a dry run (`dryRun` above is then ignored). */
+  dryRunArgument?: boolean;
   /** The tool takes an `idempotencyKey` argument, as REST takes the `Idempotency-Key` header. */
   idempotent?: boolean;
 }
@@ -85,14 +89,17 @@ async function run(caller: McpCaller, operation: Operation, args: Args, options:
   const params: Args = {};
   const query: Args = {};
   const body: Args = { ...options.body };
-  const { idempotencyKey, ...fields } = options.idempotent ? args : { ...args, idempotencyKey: undefined };
+  const { idempotencyKey, ...named } = options.idempotent ? args : { ...args, idempotencyKey: undefined };
+  const { dryRun, ...fields } = options.dryRunArgument ? named : { ...named, dryRun: options.dryRun };
+  // Anything but a boolean could be a preview meant and a write made: refused.
+  if (dryRun !== undefined && typeof dryRun !== 'boolean') throw invalid([{ path: 'dryRun', message: 'must be true or false' }]);
   for (const [name, value] of Object.entries(fields)) {
     if (def.params && name in def.params.shape) params[name] = value;
     else if (def.query && name in def.query.shape) query[name] = value;
     else body[name] = value;
   }
   const outcome = await perform(caller.ctx, caller.actor, operation, { params, query, body: def.body ? body : undefined }, {
-    dryRun: options.dryRun,
+    dryRun: dryRun === true,
     idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
   });
   return (outcome.body instanceof RawJson ? JSON.parse(outcome.body.bytes.toString('utf8')) : outcome.body) as Answer;
@@ -150,6 +157,21 @@ const changeSetHelp =
 
 const read: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 const write: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+
+/** `LEV-2 +960 min (2026-03-02→2026-03-04)`: a task leveling delays, and where it starts. */
+function leveledLine(task: Of<typeof LevelingResult>['leveling']['tasks'][number]): string {
+  return `${task.key} ${task.levelingDelayMin.to >= task.levelingDelayMin.from ? '+' : ''}${task.levelingDelayMin.to - task.levelingDelayMin.from} min (${day(task.startAt.from)}→${day(task.startAt.to)})`;
+}
+
+function levelingSummary(answer: Answer, saved: boolean): string {
+  const { leveling } = answer as Of<typeof LevelingResult>;
+  const delayed = counted(leveling.tasks, 'task', leveledLine);
+  const { from, to } = leveling.projectFinishAt;
+  const left = counted(leveling.overallocations, 'over-allocation', (o) => `resource ${o.resourceId} at ${o.peakUnitsPct}% ${day(o.startAt)}→${day(o.finishAt)} (${o.reason})`, 3);
+  return saved
+    ? `Saved. Leveling changed the delay of ${delayed}; the project now finishes ${day(to)} (before: ${day(from)}); ${left} left.`
+    : `Dry run, nothing saved. Leveling would change the delay of ${delayed}; the project would finish ${day(to)} (now: ${day(from)}); ${left} would be left.`;
+}
 
 /** Every MCP tool, by name. No tool deletes anything. */
 export const tools = {
@@ -234,6 +256,19 @@ export const tools = {
     annotations: write,
     options: { body: asChangeSet, idempotent: true },
     summary: (answer) => writeSummary(answer, true),
+  },
+  level_resources: {
+    title: 'Level resources',
+    description:
+      "Resolve over-allocated people and resources by delaying tasks (each task's levelingDelayMin), as Microsoft Project's Level Now: tasks that may move (scheduled automatically, not started, assigned) are placed by early start, float and task number where their resources have room, and the plan is recalculated. The answer lists each task whose delay changes with its dates before and after, the project finish before and after, and what stays over-allocated (e.g. a task needing 200 % of one person). With dryRun true nothing is saved: use it first to show the user what leveling would do. resourceIds limits it to some resources (ids from get_plan's assignees). Leveling twice changes nothing.",
+    operation: operations.levelResources,
+    input: projectArgs.extend({
+      ...LevelingRequest.shape,
+      dryRun: z.boolean().optional().describe('true: only answer what leveling would change; nothing is saved or announced.'),
+    }),
+    annotations: { ...write, idempotentHint: true },
+    options: { dryRunArgument: true },
+    summary: (answer, args) => levelingSummary(answer, args.dryRun !== true),
   },
   add_comment: {
     title: 'Comment on a task',
@@ -399,11 +434,12 @@ export function buildMcpServer(caller: McpCaller, version: string): McpServer {
   for (const [name, tool] of Object.entries(tools) as [ToolName, Tool][]) {
     if (tool.operation.def.scope === 'write' && caller.actor.scope !== 'write') continue;
     const { input, output } = toolSchemas()[name];
-    server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations: tool.annotations }, async (args: unknown) => {
+    server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations: tool.annotations }, async (given: unknown) => {
+      const args = (given ?? {}) as Args;
       try {
-        const answer = await run(caller, tool.operation, (args ?? {}) as Args, tool.options);
-        const result = tool.complete ? await tool.complete(caller, (args ?? {}) as Args, answer) : answer;
-        return { structuredContent: result, content: [{ type: 'text', text: tool.summary(result) }] };
+        const answer = await run(caller, tool.operation, args, tool.options);
+        const result = tool.complete ? await tool.complete(caller, args, answer) : answer;
+        return { structuredContent: result, content: [{ type: 'text', text: tool.summary(result, args) }] };
       } catch (error) {
         if (error instanceof AppError) return errorResult(error);
         caller.log.error({ err: error, tool: name }, 'MCP tool failed');

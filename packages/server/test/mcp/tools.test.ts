@@ -4,7 +4,7 @@ import { provisionUser, startTestServer, type TestServer } from '../support/test
 import { callError, callOk, connectLegacy, connectModern, type McpClient } from './support.js';
 
 const readTools = ['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks'];
-const writeTools = ['add_comment', 'apply_changes', 'create_calendar', 'duplicate_project', 'save_baseline', 'save_version', 'update_calendar', 'what_if'];
+const writeTools = ['add_comment', 'apply_changes', 'create_calendar', 'duplicate_project', 'level_resources', 'save_baseline', 'save_version', 'update_calendar', 'what_if'];
 
 // docs/mcp.md: each official SDK client, over Streamable HTTP with an API key, lists the
 // tools and calls every one of them against the real server.
@@ -162,5 +162,25 @@ describe.each([
     expect(reused.error).toBe('conflict');
     const tooLong = await callError(client, 'apply_changes', { projectId, idempotencyKey: 'k'.repeat(256), createTasks: [{ name }] });
     expect(tooLong.details?.fields?.map((field) => field.path)).toEqual(['idempotencyKey']);
+  });
+
+  it('levels resources: a dry run first, then for real, and a second time changes nothing', async () => {
+    // Design (two days) and Build (five, critical) both need the owner from the start: Design waits.
+    const tasks = (await rest.fullProject(projectId)).body.tasks;
+    const build = tasks.find((task) => task.name === 'Build')!;
+    for (const task of [design, build]) expectStatus(await rest.putAssignees(projectId, task.id, { userIds: [owner.userId] }), 200);
+    const before = await rest.fullProject(projectId);
+    type Leveled = WriteResult & { leveling: { tasks: { taskId: string; levelingDelayMin: { from: number; to: number } }[]; overallocations: unknown[] } };
+    const tried = await callOk<Leveled>(client, 'level_resources', { projectId, dryRun: true });
+    expect(tried.content[0]?.text).toMatch(/^Dry run, nothing saved\. Leveling would change the delay of 1 task: REL-1 \+2400 min \(\d{4}-\d\d-\d\d→/);
+    expect(tried.structuredContent.leveling.tasks).toEqual([expect.objectContaining({ taskId: design.id, levelingDelayMin: { from: 0, to: 2400 } })]);
+    expect((await rest.fullProject(projectId)).body).toEqual(before.body);
+    const applied = await callOk<Leveled>(client, 'level_resources', { projectId });
+    expect(applied.content[0]?.text).toMatch(/^Saved\. Leveling changed the delay of 1 task: .*; no over-allocations left\.$/);
+    expect(applied.structuredContent.leveling).toEqual(tried.structuredContent.leveling);
+    const again = await callOk<Leveled>(client, 'level_resources', { projectId, dryRun: false });
+    expect(again.structuredContent.leveling.tasks).toEqual([]);
+    expect((await callError(client, 'level_resources', { projectId, dryRun: 'yes' })).details?.fields).toEqual([{ path: 'dryRun', message: 'must be true or false' }]);
+    expect((await callError(client, 'level_resources', { projectId, resourceIds: [uuid()] })).details?.fields?.map((field) => field.path)).toEqual(['resourceIds[0]']);
   });
 });
