@@ -21,3 +21,14 @@ export function yieldIfBusy(budgetMs = sliceBudgetMs): Promise<void> | undefined
     }),
   );
 }
+
+/** `items.map(fn)` for long lists, letting the loop turn every slice (`yieldIfBusy`). */
+export async function mapSliced<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  for (let k = 0; k < items.length; k++) {
+    results[k] = fn(items[k] as T);
+    const turn = yieldIfBusy();
+    if (turn) await turn;
+  }
+  return results;
+}

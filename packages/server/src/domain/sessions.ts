@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { User } from '@gantry/contract';
 import type { Queries } from '../store/store.js';
-import { nowIso, type Actor, type DomainContext } from './context.js';
+import type { Actor, DomainContext } from './context.js';
 import { AppError } from './errors.js';
 import { sameSecret, secretDigest } from './secrets.js';
 import { displayName, presentUser } from './users.js';
@@ -118,9 +118,4 @@ export async function currentSession(ctx: DomainContext, actor: Actor): Promise<
 /** Signs out: the actor's session ends. */
 export async function endSession(ctx: DomainContext, actor: Actor): Promise<void> {
   await ctx.store.q.sessions.delete(sessionIdOf(actor));
-}
-
-/** Drops expired sessions and mailed tokens (they are never read again). */
-export async function purgeExpiredSessions(ctx: DomainContext): Promise<void> {
-  await ctx.store.q.sessions.purgeExpired(nowIso(ctx));
 }

@@ -10,7 +10,6 @@ import { AppError, invalid } from '../domain/errors.js';
 import { VersionedMemo } from '../domain/memo.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
 import { ReadCache } from '../domain/projects/read-cache.js';
-import { purgeExpiredSessions } from '../domain/sessions.js';
 import type { Store } from '../store/store.js';
 import { AuditLog } from './audit-log.js';
 import { authenticate, enforceRateLimit, refuseBearerDeletion } from './auth.js';
@@ -196,10 +195,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     });
   });
   app.addHook('onClose', async () => audit.close());
-  // Expired web sessions and mailed tokens are never read again: dropped hourly.
-  const purge = setInterval(() => void purgeExpiredSessions(ctx).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired web sessions')), 60 * 60 * 1000);
-  purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
 
   installErrorHandler(app, limits.requestBodyMaxBytes, deps.config.baseUrl);
   app.setNotFoundHandler(async (request, reply) => {

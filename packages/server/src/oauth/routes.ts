@@ -61,10 +61,6 @@ function redirectHost(uri: unknown): string {
 export async function oauthRoutes(app: FastifyInstance, ctx: DomainContext): Promise<void> {
   const provider = await createOAuthProvider(ctx);
   const callback = provider.callback();
-  // Expired codes, tokens, sessions and interactions are never read again: dropped hourly.
-  const purge = setInterval(() => void ctx.store.q.oauth.purgeExpired(ctx.clock.now().toISOString()).catch((error: unknown) => app.log.warn({ err: error }, 'could not purge expired OAuth artifacts')), 60 * 60 * 1000);
-  purge.unref();
-  app.addHook('onClose', async () => clearInterval(purge));
   const resources = protectedResources(ctx.baseUrl);
 
   await app.register(async (scope) => {

@@ -39,7 +39,7 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
     projects: projectQueries(db, dialect),
     apiKeys: apiKeyQueries(db, dialect),
     events: eventQueries(db),
-    tasks: taskQueries(db),
+    tasks: taskQueries(db, dialect),
     people: peopleQueries(db),
     baselines: baselineQueries(db),
     calendars: calendarQueries(db),

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
+import { purgeExpired } from '../domain/retention.js';
 import { claimDueDeliveries, dispatchEvents, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from '../domain/webhooks/deliveries.js';
 import { isStoreUnavailable } from '../store/store.js';
 import type { LookupResolver } from './destination-guard.js';
@@ -99,7 +100,7 @@ export class WebhookWorker {
     });
   }
 
-  /** One round: dispatch, deliver what is due, purge old logs and idle rate-limit windows. Resolves true when it found work. */
+  /** One round: dispatch, deliver what is due, and hourly drop old logs and whatever else has expired. Resolves true when it found work. */
   async runOnce(): Promise<boolean> {
     const { ctx } = this.options;
     const dispatched = await dispatchEvents(ctx);
@@ -109,7 +110,7 @@ export class WebhookWorker {
     if (now - this.lastPurge > PURGE_EVERY_MS) {
       this.lastPurge = now;
       await ctx.store.q.webhooks.purgeBefore(new Date(now - RETENTION_MS).toISOString());
-      await ctx.store.sharedWindows?.purgeExpired(now);
+      await purgeExpired(ctx);
     }
     return dispatched > 0 || claimed.length > 0;
   }

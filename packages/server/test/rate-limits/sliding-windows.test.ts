@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MemoryWindows } from '../../src/rate-limits/memory-windows.js';
 import { RedisWindows } from '../../src/rate-limits/redis-windows.js';
@@ -115,6 +116,30 @@ describe.each(backends.filter((entry): entry is [string, () => Promise<Backend>]
     expect(decisions.filter((decision) => decision.allowed)).toHaveLength(60);
     const remaining = decisions.filter((decision) => decision.allowed).map((decision) => decision.remaining);
     expect(new Set(remaining).size).toBe(60); // each grant saw the others: 59, 58, …, 0
+  });
+});
+
+describe.skipIf(!process.env.TEST_DATABASE_URL)('sliding windows in PostgreSQL', () => {
+  it('drops the rows of keys idle for their whole window, and only those', async () => {
+    const target = await createTestStoreEnv();
+    const { store } = await openStore({ dataDir: '', databaseUrl: target.env.DATABASE_URL });
+    const client = new pg.Client({ connectionString: target.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const windows = store.sharedWindows as NonNullable<Store['sharedWindows']>;
+      const now = 1_700_000_000_000;
+      await windows.take('idle', 5, 60_000, now);
+      await windows.take('active', 5, 60_000, now + 30_000);
+      const keys = async () => (await client.query<{ key: string }>('select key from rate_limit_windows order by key')).rows.map((row) => row.key);
+      await windows.purgeExpired(now + 59_999);
+      expect(await keys()).toEqual(['active', 'idle']);
+      await windows.purgeExpired(now + 60_000);
+      expect(await keys()).toEqual(['active']);
+    } finally {
+      await client.end();
+      await store.close();
+      await target.drop();
+    }
   });
 });
 

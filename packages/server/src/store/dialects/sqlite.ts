@@ -18,7 +18,8 @@ import type { Database } from '../schema.js';
 /**
  * Kysely prepares every statement anew; preparing costs more than running our small
  * queries, so keep prepared statements by SQL text (bounded, oldest evicted first).
- * Safe because Kysely's SQLite driver runs one statement at a time and we never stream.
+ * Safe because Kysely's SQLite driver runs one statement at a time: a statement read row
+ * by row (`selectSliced`) holds the one connection until its last row.
  */
 function withStatementCache(database: SqliteDatabase.Database, capacity = 512): KyselySqliteDatabase {
   const statements = new Map<string, SqliteDatabase.Statement>();

@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { DependenciesTable, TasksTable } from '../schema.js';
-import type { Executor } from './executor.js';
+import { selectSliced, type Dialect, type Executor } from './executor.js';
 
 export type TaskRow = Omit<Selectable<TasksTable>, 'name_folded'>;
 
@@ -43,11 +43,11 @@ export interface TaskPageOptions {
 /** Rows per INSERT statement: well under both dialects' bound-parameter limits. */
 const insertChunk = 200;
 
-export function taskQueries(db: Executor) {
+export function taskQueries(db: Executor, dialect: Dialect) {
   return {
     /** In id order: the engine then indexes the tasks in one pass instead of sorting them. */
     listForProject(projectId: string): Promise<TaskRow[]> {
-      return db.selectFrom('tasks').select(taskColumns).where('project_id', '=', projectId).orderBy('id').execute();
+      return selectSliced(dialect, db.selectFrom('tasks').select(taskColumns).where('project_id', '=', projectId).orderBy('id'));
     },
     findById(projectId: string, id: string): Promise<TaskRow | undefined> {
       return db.selectFrom('tasks').select(taskColumns).where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
@@ -103,7 +103,7 @@ export function taskQueries(db: Executor) {
       return query.limit(options.limit + 1).execute();
     },
     listDependencies(projectId: string): Promise<DependencyRow[]> {
-      return db.selectFrom('dependencies').selectAll().where('project_id', '=', projectId).execute();
+      return selectSliced(dialect, db.selectFrom('dependencies').selectAll().where('project_id', '=', projectId));
     },
     async insertDependencies(rows: Insertable<DependenciesTable>[]): Promise<void> {
       for (let start = 0; start < rows.length; start += insertChunk) {
