@@ -43,4 +43,11 @@ describe('loadConfig', () => {
       expect(problems({ GANTRY_TRUST_PROXY: value }), value).toEqual([expect.stringMatching(/^GANTRY_TRUST_PROXY: /)]);
     }
   });
+
+  it('runs the background work in serve unless GANTRY_SERVE_WORKER=0, and takes REDIS_URL only as a redis URL', () => {
+    expect(loadConfig({})).toMatchObject({ serveWorker: true, redisUrl: undefined });
+    expect(loadConfig({ GANTRY_SERVE_WORKER: '0', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ serveWorker: false, redisUrl: 'redis://127.0.0.1:6379' });
+    expect(loadConfig({ GANTRY_SERVE_WORKER: '1', REDIS_URL: 'rediss://cache.example.com' })).toMatchObject({ serveWorker: true });
+    expect(problems({ GANTRY_SERVE_WORKER: 'no', REDIS_URL: '127.0.0.1:6379' }).map((p) => p.split(':')[0])).toEqual(['REDIS_URL', 'GANTRY_SERVE_WORKER']);
+  });
 });

@@ -266,6 +266,13 @@ describe('gantry CLI', () => {
       expect(failed.stderr).toMatch(/EADDRINUSE/);
     });
 
+    it('exits 1 with the reason when REDIS_URL names a Redis it cannot reach', async () => {
+      // Port 1 on loopback: nothing listens there, so the connection is refused at once.
+      const failed = await runGantry(['serve'], serveEnv({ PORT: '0', REDIS_URL: 'redis://127.0.0.1:1' }));
+      expect(failed.code).toBe(1);
+      expect(failed.stderr).toMatch(/REDIS_URL: could not connect to Redis/);
+    });
+
     it('with PORT=0 and no BASE_URL, names the port it actually listens on in its links; SIGTERM stops it (exit 0)', async () => {
       const serve = startGantry('serve', serveEnv({ PORT: '0' }));
       const { child } = serve;
