@@ -3,7 +3,8 @@
 // change set of 1,000 changes (600 created tasks and 400 links between them), into an empty plan and into
 // a 10,000-task plan, and the import of a 2.6 MB Microsoft Project file (777 tasks), against a
 // PATCH of one task in a 10-task plan measured in the same run (alternating), and the first
-// full read of the 10,000-task plan after an edit (every task selected and serialised). The server runs with a timer probe (loop-probe.js); a request's
+// full read of the 10,000-task plan after an edit (every task selected and serialised) and
+// its export as a Microsoft Project file. The server runs with a timer probe (loop-probe.js); a request's
 // figure is the longest gap between the probe's ticks within its window: the longest time
 // every other request on that server had to wait, whatever it wanted.
 import { randomUUID } from 'node:crypto';
@@ -89,6 +90,11 @@ function run(label, url) {
         // A project edit moves the read version: the next full read selects and serialises all 10,000 tasks.
         await post(gantry, `/api/projects/${bigId}`, { description: `Edited ${r}` }, 'PATCH');
         await timed(windows, 'read', gantry, `/api/projects/${bigId}`, undefined, 'GET');
+        for (let i = 0; i < 10; i++) await patchSmall(r * 10 + i + 20);
+        const exportStarted = epochNow();
+        const exported = await fetch(`${gantry.base}/api/projects/${bigId}/export?format=mspdi`, { headers: gantry.headers });
+        if (!exported.ok || (await exported.text()).length < 1_000_000) throw new Error(`export → ${exported.status}`);
+        windows.push({ label: 'export', from: exportStarted, to: epochNow() });
       }
     },
     { env: { LOOP_PROBE_FILE: probeFile }, nodeArgs: ['--import', path.join(here, 'loop-probe.js')] },
@@ -109,13 +115,15 @@ function run(label, url) {
       figures[`changeSet${suffix}`] = Math.max(figures[`empty${suffix}`], figures[`big${suffix}`]);
       figures[`import${suffix}`] = median(of('import', index));
       figures[`read${suffix}`] = median(of('read', index));
+      figures[`export${suffix}`] = median(of('export', index));
     }
     console.log(
       `${label}: longest event-loop block — 1,000-change set (600 tasks, 400 links) into an empty plan ${figures.empty.toFixed(1)} ms, into a 10,000-task plan ${figures.big.toFixed(1)} ms ` +
         `(medians of ${runs}); PATCH in a 10-task plan ${figures.patch10.toFixed(1)} ms; ratio ${(figures.changeSet / figures.patch10).toFixed(1)}; ` +
         `CPU time in the longest block ${figures.emptyCpu.toFixed(1)} / ${figures.bigCpu.toFixed(1)} / ${figures.patch10Cpu.toFixed(1)} ms; ` +
         `import of a 2.6 MB Microsoft Project file ${figures.import.toFixed(1)} ms (CPU ${figures.importCpu.toFixed(1)} ms); ` +
-        `first full read of the 10,000-task plan after an edit ${figures.read.toFixed(1)} ms (CPU ${figures.readCpu.toFixed(1)} ms)`,
+        `first full read of the 10,000-task plan after an edit ${figures.read.toFixed(1)} ms (CPU ${figures.readCpu.toFixed(1)} ms); ` +
+        `its Microsoft Project export ${figures.export.toFixed(1)} ms (CPU ${figures.exportCpu.toFixed(1)} ms)`,
     );
     return figures;
   });
@@ -137,5 +145,7 @@ console.log(
     uncachedRead10kLoopBlockMaxMs: round(sqlite.read),
     uncachedRead10kLoopBlockOverPatch10: round(sqlite.read / sqlite.patch10),
     uncachedRead10kLoopBlockMaxMsPostgres: round(postgres?.read),
+    mspdiExport10kLoopBlockMaxMs: round(sqlite.export),
+    mspdiExport10kLoopBlockMaxMsPostgres: round(postgres?.export),
   }),
 );

@@ -5,10 +5,11 @@ import { fileURLToPath } from 'node:url';
 import { limits } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
-import { readMspdiOffThread } from '../../src/domain/exchange/mspdi/read-off-thread.js';
+import { readMspdiOffThread, writeFileOffThread } from '../../src/domain/exchange/off-thread.js';
 import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
 import { scheduleDocument } from '../../src/domain/exchange/schedule-document.js';
 import { writeMspdi } from '../../src/domain/exchange/mspdi/write.js';
+import { writeCsv } from '../../src/domain/exchange/csv.js';
 
 /** Microsoft Project's own files and the plans MPXJ read from them (see that folder's README). */
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../engine/test/golden/mspdi');
@@ -239,12 +240,19 @@ describe('readMspdi refuses what is not a readable MSPDI file, fast', () => {
   });
 });
 
-describe('readMspdiOffThread', () => {
+describe('file work off the main thread', () => {
   it('reads on a worker thread what readMspdi reads, and refuses what it refuses', async () => {
     const xml = readFileSync(join(FIXTURES, 'task-links-project2019-mspdi.xml'), 'utf8');
     expect(await readMspdiOffThread(xml)).toEqual(readMspdi(xml));
     const refused = await readMspdiOffThread('<Project xmlns="http://schemas.microsoft.com/project"><Tasks>').catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(AppError);
     expect((refused as AppError).details).toEqual({ fields: [{ path: 'data', message: expect.stringMatching(/^not well-formed XML/) }] });
+  });
+
+  it('writes on a worker thread what writeMspdi and writeCsv write', async () => {
+    const { document } = readMspdi(readFileSync(join(FIXTURES, 'task-links-project2019-mspdi.xml'), 'utf8'));
+    const schedule = new Map(document.tasks.map((task) => [task.ref, { startAt: '2026-03-02T08:00:00.000Z', finishAt: '2026-03-03T17:00:00.000Z' }]));
+    expect(await writeFileOffThread('mspdi', document, schedule)).toBe(writeMspdi(document, schedule));
+    expect(await writeFileOffThread('csv', document, schedule)).toBe(writeCsv(document, schedule));
   });
 });

@@ -4,9 +4,8 @@ import type { Actor, DomainContext } from '../context.js';
 import { FileDownload } from '../operation.js';
 import { requireProject } from '../permissions.js';
 import { createProjectFromDocument, documentOfProject, type ProjectFromDocument } from '../projects/plan-documents.js';
-import { writeCsv } from './csv.js';
-import { readMspdiOffThread } from './mspdi/read-off-thread.js';
-import { writeMspdi, type TaskSchedule } from './mspdi/write.js';
+import type { TaskSchedule } from './mspdi/write.js';
+import { readMspdiOffThread, writeFileOffThread } from './off-thread.js';
 
 /**
  * A new project from a Microsoft Project file: the plan it holds, through the one write
@@ -20,8 +19,8 @@ export async function importProject(ctx: DomainContext, actor: Actor, input: z.o
 }
 
 const exportMedia = {
-  mspdi: { mediaType: 'application/xml; charset=utf-8', extension: 'xml', write: writeMspdi },
-  csv: { mediaType: 'text/csv; charset=utf-8', extension: 'csv', write: writeCsv },
+  mspdi: { mediaType: 'application/xml; charset=utf-8', extension: 'xml' },
+  csv: { mediaType: 'text/csv; charset=utf-8', extension: 'csv' },
 } as const;
 
 /** The plan as a file for Microsoft Project (with the dates as scheduled) or a spreadsheet (viewers). */
@@ -29,6 +28,6 @@ export async function exportProject(ctx: DomainContext, actor: Actor, projectId:
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
   const [document, tasks] = await Promise.all([documentOfProject(ctx.store.q, project), ctx.store.q.tasks.listForProject(project.id)]);
   const schedule: TaskSchedule = new Map(tasks.flatMap((task) => (task.start_at && task.finish_at ? [[task.id, { startAt: task.start_at, finishAt: task.finish_at }] as const] : [])));
-  const { mediaType, extension, write } = exportMedia[format];
-  return new FileDownload(Buffer.from(write(document, schedule), 'utf8'), mediaType, `${project.key}.${extension}`);
+  const { mediaType, extension } = exportMedia[format];
+  return new FileDownload(Buffer.from(await writeFileOffThread(format, document, schedule), 'utf8'), mediaType, `${project.key}.${extension}`);
 }
