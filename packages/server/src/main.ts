@@ -15,7 +15,7 @@ import { destinationPolicy } from './webhooks/policy.js';
 
 async function openServices(config: Config) {
   const logger = createLogger(config.logLevel);
-  const { store, applied } = await openStore(config);
+  const { store, applied } = await openStore({ ...config, background: true });
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   if (config.webhookAllowPrivate) {
     logger.warn('GANTRY_WEBHOOK_ALLOW_PRIVATE=1: webhooks may target private and loopback addresses; never use this in production');

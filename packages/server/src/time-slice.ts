@@ -23,10 +23,10 @@ export function yieldIfBusy(budgetMs = sliceBudgetMs): Promise<void> | undefined
 }
 
 /** `items.map(fn)` for long lists, letting the loop turn every slice (`yieldIfBusy`). */
-export async function mapSliced<T, R>(items: readonly T[], fn: (item: T) => R): Promise<R[]> {
+export async function mapSliced<T, R>(items: readonly T[], fn: (item: T, index: number) => R): Promise<R[]> {
   const results: R[] = new Array<R>(items.length);
   for (let k = 0; k < items.length; k++) {
-    results[k] = fn(items[k] as T);
+    results[k] = fn(items[k] as T, k);
     const turn = yieldIfBusy();
     if (turn) await turn;
   }

@@ -6,6 +6,8 @@ import type { Store } from './store.js';
 export interface StoreOptions {
   dataDir: string;
   databaseUrl: string | undefined;
+  /** A long-running process (serve, worker) rather than one command: SQLite's WAL checkpoints then run off its main thread. */
+  background?: boolean;
 }
 
 /**
@@ -13,7 +15,7 @@ export interface StoreOptions {
  * applies pending migrations (they are idempotent, so every process may do it).
  */
 export async function openStore(options: StoreOptions): Promise<{ store: Store; applied: string[] }> {
-  const { db, dataVersion } = options.databaseUrl ? { db: openPostgres(options.databaseUrl), dataVersion: null } : openSqlite(options.dataDir);
+  const { db, dataVersion } = options.databaseUrl ? { db: openPostgres(options.databaseUrl), dataVersion: null } : openSqlite(options.dataDir, { background: options.background });
   const dialect = options.databaseUrl ? 'postgres' : 'sqlite';
   try {
     const applied = await migrateToLatest(db, dialect);

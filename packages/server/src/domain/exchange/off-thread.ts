@@ -1,6 +1,6 @@
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { FieldProblem } from '@gantry/contract';
+import { workerScriptUrl } from '../../worker-script.js';
 import { invalid } from '../errors.js';
 import type { readMspdi } from './mspdi/read.js';
 import type { TaskSchedule } from './mspdi/write.js';
@@ -13,17 +13,6 @@ export type FileJob = { kind: 'readMspdi'; xml: string } | { kind: 'write'; form
 export type FileAnswer = { read: Read } | { written: string } | { problems: FieldProblem[] };
 
 /**
- * The worker's script. Built, it sits beside this module; run from the TypeScript sources
- * (the tests), it is the build's copy, as a worker thread loads plain JavaScript only
- * (`npm test` builds first).
- */
-function workerScript(): URL {
-  const here = fileURLToPath(import.meta.url);
-  if (here.endsWith('.js')) return new URL('./file-worker.js', import.meta.url);
-  return pathToFileURL(here.replace(/([\\/])src([\\/])(?!.*[\\/]src[\\/])/, '$1dist$2').replace(/off-thread\.ts$/, 'file-worker.js'));
-}
-
-/**
  * Runs a file job on a worker thread. Reading and writing files is synchronous: parsing
  * takes about a tenth of a second per megabyte, and writing a 10,000-task plan as XML a
  * quarter of a second; on the main thread that would hold every other request of the
@@ -31,7 +20,7 @@ function workerScript(): URL {
  */
 function runFileJob(job: FileJob): Promise<FileAnswer> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(workerScript(), { workerData: job });
+    const worker = new Worker(workerScriptUrl(import.meta.url, 'file-worker.js'), { workerData: job });
     worker.once('message', resolve);
     worker.once('error', reject);
     worker.once('exit', (code) => reject(new Error(`the file worker stopped (exit code ${code}) without an answer`)));

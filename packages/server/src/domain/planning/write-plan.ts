@@ -38,26 +38,35 @@ function datesMoved(before: TaskRow | undefined, after: TaskRow): boolean {
   return before !== undefined && (before.start_at !== after.start_at || before.finish_at !== after.finish_at);
 }
 
-/** The events of one plan write, in the order things happened. */
-function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, saved: TaskRow[]): DomainEvent[] {
+/**
+ * The events of one plan write, in the order things happened. A write that moves every
+ * task of a big plan has an event (with the whole task) per task: the loop turns between
+ * slices of them, as building 10,000 payloads takes a good part of a second.
+ */
+async function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, saved: TaskRow[]): Promise<DomainEvent[]> {
   const { project } = plan;
   const base = { workspaceId: project.workspace_id, projectId: project.id };
   const task = (row: Readonly<TaskRow>, assignments?: readonly AssignmentRow[]) => presentTask(row, project.key, assigneeViews(plan, row.id, assignments), ctx.baseUrl);
   const events: DomainEvent[] = [];
+  const add = async (event: DomainEvent) => {
+    events.push(event);
+    const turn = yieldIfBusy();
+    if (turn) await turn;
+  };
   for (const id of applied.createdTaskIds) {
-    events.push({ ...base, type: 'task.created', data: { task: task(plan.tasks.get(id) as TaskRow) } });
+    await add({ ...base, type: 'task.created', data: { task: task(plan.tasks.get(id) as TaskRow) } });
   }
   for (const [id, changes] of applied.editedTasks) {
-    events.push({ ...base, type: 'task.updated', data: { task: task(plan.tasks.get(id) as TaskRow), changes } });
+    await add({ ...base, type: 'task.updated', data: { task: task(plan.tasks.get(id) as TaskRow), changes } });
   }
   for (const row of saved) {
     const before = plan.tasks.original(row.id);
-    if ((!before || before.progress_pct < 100) && row.progress_pct >= 100) events.push({ ...base, type: 'task.completed', data: { task: task(row) } });
+    if ((!before || before.progress_pct < 100) && row.progress_pct >= 100) await add({ ...base, type: 'task.completed', data: { task: task(row) } });
   }
   for (const row of saved) {
     const before = plan.tasks.original(row.id);
     if (!before || !datesMoved(before, row)) continue;
-    events.push({
+    await add({
       ...base,
       type: 'task.dates_changed',
       data: {
@@ -69,13 +78,13 @@ function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChanges, sav
   }
   for (const id of applied.writtenDependencyIds) {
     const dependency = plan.dependencies.get(id);
-    if (dependency) events.push({ ...base, type: 'dependency.created', data: { dependency: presentDependency(dependency) } });
+    if (dependency) await add({ ...base, type: 'dependency.created', data: { dependency: presentDependency(dependency) } });
   }
   for (const dependency of applied.deletedDependencies) {
-    events.push({ ...base, type: 'dependency.deleted', data: { dependency: presentDependency(dependency) } });
+    await add({ ...base, type: 'dependency.deleted', data: { dependency: presentDependency(dependency) } });
   }
   for (const { row, assignments } of applied.deletedTasks) {
-    events.push({ ...base, type: 'task.deleted', data: { task: task(row, assignments) } });
+    await add({ ...base, type: 'task.deleted', data: { task: task(row, assignments) } });
   }
   return events;
 }
@@ -175,7 +184,7 @@ export async function writePlanInTransaction(
   }
   await persist(tx, plan, editor.applied, saved);
   await yieldIfBusy();
-  events.push(...planEvents(ctx, plan, editor.applied, saved));
+  events.push(...(await planEvents(ctx, plan, editor.applied, saved)));
   await yieldIfBusy();
 
   const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date, plan.calendars, project.calendar_id);

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -13,6 +14,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import { yieldIfBusy } from '../../time-slice.js';
+import { workerScriptUrl } from '../../worker-script.js';
 import type { Database } from '../schema.js';
 
 /**
@@ -21,7 +23,7 @@ import type { Database } from '../schema.js';
  * Safe because Kysely's SQLite driver runs one statement at a time: a statement read row
  * by row (`selectSliced`) holds the one connection until its last row.
  */
-function withStatementCache(database: SqliteDatabase.Database, capacity = 512): KyselySqliteDatabase {
+function withStatementCache(database: SqliteDatabase.Database, onClose: () => void, capacity = 512): KyselySqliteDatabase {
   const statements = new Map<string, SqliteDatabase.Statement>();
   return {
     prepare(sql: string) {
@@ -35,6 +37,7 @@ function withStatementCache(database: SqliteDatabase.Database, capacity = 512): 
     },
     close() {
       statements.clear();
+      onClose();
       database.close();
     },
   };
@@ -108,18 +111,36 @@ class ImmediateTransactionDialect extends SqliteDialect {
 }
 
 /**
- * The embedded store: one SQLite file under DATA_DIR, in WAL mode. `dataVersion` changes
- * when another connection (the CLI, another process) commits.
+ * Moves the WAL checkpoints of a long-running process to a thread of their own. SQLite
+ * checkpoints in the connection that commits, once the WAL holds 1,000 pages: after a
+ * write of 10,000 tasks that copies megabytes inside the commit, holding the event loop
+ * about a tenth of a second. Should the thread fail, the connection checkpoints again.
+ * Answers what stops the thread.
  */
-export function openSqlite(dataDir: string): { db: Kysely<Database>; dataVersion: () => number } {
+function checkpointOffThread(database: SqliteDatabase.Database, file: string): () => void {
+  database.pragma('wal_autocheckpoint = 0');
+  const worker = new Worker(workerScriptUrl(import.meta.url, 'sqlite-checkpointer.js'), { workerData: { file, intervalMs: 1000 } });
+  worker.unref();
+  worker.once('error', () => database.open && database.pragma('wal_autocheckpoint = 1000'));
+  return () => worker.postMessage('stop');
+}
+
+/**
+ * The embedded store: one SQLite file under DATA_DIR, in WAL mode. `dataVersion` changes
+ * when another connection (the CLI, another process) commits. `background`: a long-running
+ * process (serve, worker), whose WAL checkpoints run off its main thread.
+ */
+export function openSqlite(dataDir: string, options: { background?: boolean } = {}): { db: Kysely<Database>; dataVersion: () => number } {
   fs.mkdirSync(dataDir, { recursive: true });
-  const database = new SqliteDatabase(path.join(dataDir, 'gantry.sqlite'));
+  const file = path.join(dataDir, 'gantry.sqlite');
+  const database = new SqliteDatabase(file);
   database.pragma('journal_mode = WAL');
   // With WAL, NORMAL is durable against application crashes; only a power loss can drop the last commits.
   database.pragma('synchronous = NORMAL');
   database.pragma('foreign_keys = ON');
   // The CLI and a running server share the file: wait for the other writer instead of failing.
   database.pragma('busy_timeout = 5000');
+  const stopCheckpoints = options.background ? checkpointOffThread(database, file) : () => undefined;
   const version = database.prepare('pragma data_version').pluck();
   // Read once per turn of the event loop (it costs several µs, and every request asks for
   // it twice): another process's commit is seen from the next turn on; this process's own
@@ -129,7 +150,7 @@ export function openSqlite(dataDir: string): { db: Kysely<Database>; dataVersion
     current = undefined;
   };
   return {
-    db: new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(database) }) }),
+    db: new Kysely<Database>({ dialect: new ImmediateTransactionDialect({ database: withStatementCache(database, stopCheckpoints) }) }),
     dataVersion: () => {
       if (current === undefined) {
         current = version.get() as number;
