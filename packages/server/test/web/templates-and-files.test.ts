@@ -10,7 +10,7 @@ import { startTestServer, type TestServer } from '../support/test-server.js';
 const FIXTURE = join(dirname(fileURLToPath(import.meta.url)), '../../../engine/test/golden/mspdi/task-links-project2019-mspdi.xml');
 const screenshot = screenshots('templates-and-files');
 
-describe('the web app: projects from templates and files, saved versions, exports', () => {
+describe('the web app: projects from templates and files, saved versions, exports, leveling', () => {
   let server: TestServer;
   let browser: Browser;
   let page: Page;
@@ -103,6 +103,29 @@ describe('the web app: projects from templates and files, saved versions, export
     await server.request('PATCH', `/api/projects/${projectId}/tasks/${plan.tasks[0]!.id}`, { key, body: { durationOptimisticMin: 480, durationPessimisticMin: 4800 } });
     await page.reload();
     await page.getByText(/80 % sure by/).waitFor();
+  });
+
+  test('two tasks on one person are leveled from the project page: previewed first, applied, and undone', async () => {
+    const { body: created } = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key, body: { name: 'Busy week', startDate: '2027-03-01' } });
+    const projectId = created.project.id;
+    const { body: me } = await server.request<{ user: { id: string } }>('GET', '/api/auth/me', { key });
+    const { body: plan } = await server.request<{ tasks: { id: string; key: string }[] }>('POST', `/api/projects/${projectId}/tasks`, {
+      key,
+      body: { createTasks: [{ name: 'Write the brief', durationMin: 480 }, { name: 'Review the budget', durationMin: 480 }] },
+    });
+    for (const task of plan.tasks) await server.request('PUT', `/api/projects/${projectId}/tasks/${task.id}/assignees`, { key, body: { userIds: [me.user.id] } });
+    const delays = async () => (await server.request<{ tasks: { levelingDelayMin: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks.map((task) => task.levelingDelayMin);
+
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.getByRole('button', { name: 'Level resources' }).click();
+    const preview = page.getByRole('status', { name: 'Resource leveling' });
+    await preview.getByText(`Leveling delays 1 task (${plan.tasks[1]!.key})`).waitFor();
+    expect(await delays()).toEqual([0, 0]); // a preview changes nothing
+    await screenshot(page, '05-leveling-preview');
+    await preview.getByRole('button', { name: 'Apply leveling' }).click();
+    await expect.poll(delays).toEqual([0, 480]);
+    await page.getByRole('button', { name: 'Undo leveling' }).click();
+    await expect.poll(delays).toEqual([0, 0]);
   });
 
   test('a Microsoft Project file imports into a project that opens with its tasks; a project is duplicated from the list', async () => {

@@ -13,7 +13,7 @@ import { VersionsPanel } from './versions-panel';
 import { SchedulePreview, type Span } from '../gantt/preview';
 import { timeScale, type Zoom } from '../gantt/time-scale';
 import { useSession } from '../session';
-import type { Conflict, Dependency, Forecast, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
+import type { Conflict, Dependency, Forecast, FullProject, LevelingResult, LevelingSummary, Member, PlanTask, TaskPatch, WriteResult } from '../types';
 
 /** The last change, and how to take it back. */
 interface Undoable {
@@ -153,6 +153,25 @@ export function ProjectPage() {
     if (created) setSelectedId(created.id);
   };
 
+  /** Resource leveling: a preview first (`?dryRun=true`), applied only when the person agrees, undone by putting the delays back. */
+  const [leveling, setLeveling] = useState<LevelingSummary | null>(null);
+  const previewLeveling = async () => {
+    setError(null);
+    try {
+      setLeveling((await api<LevelingResult>('POST', `/api/projects/${projectId}/level?dryRun=true`, {})).leveling);
+    } catch (caught) {
+      setError(describeError(caught));
+    }
+  };
+  const applyLeveling = async (preview: LevelingSummary) => {
+    setLeveling(null);
+    const restore = preview.tasks.map((task) => ({ id: task.taskId, levelingDelayMin: task.levelingDelayMin.from }));
+    await write(() => api<LevelingResult>('POST', `/api/projects/${projectId}/level`, {}), {
+      label: 'leveling',
+      undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/tasks`, { updateTasks: restore }),
+    }).catch(() => undefined);
+  };
+
   const saveBaseline = async () => {
     try {
       const { baseline: saved } = await api<{ baseline: { id: string } }>('POST', `/api/projects/${projectId}/baseline`, {});
@@ -199,6 +218,11 @@ export function ProjectPage() {
               Save baseline
             </button>
           )}
+          {editable && plan.assignments.length > 0 && (
+            <button type="button" className="secondary" onClick={() => void previewLeveling()}>
+              Level resources
+            </button>
+          )}
           <button type="button" className="secondary" aria-pressed={panel === 'members'} onClick={() => setPanel(panel === 'members' ? null : 'members')}>
             Members
           </button>
@@ -216,6 +240,28 @@ export function ProjectPage() {
         </div>
       </div>
       {error && <Alert>{error}</Alert>}
+      {leveling && (
+        <section className="conflicts" aria-label="Resource leveling" role="status">
+          <h2>Resource leveling</h2>
+          {leveling.tasks.length === 0 ? (
+            <p>Nothing to level: no task can move to take load off a resource.</p>
+          ) : (
+            <p>
+              Leveling delays {leveling.tasks.length} {leveling.tasks.length === 1 ? 'task' : 'tasks'} ({leveling.tasks.map((task) => task.key).join(', ')}); the project
+              finish moves from {formatDate(leveling.projectFinishAt.from)} to {formatDate(leveling.projectFinishAt.to)}.
+            </p>
+          )}
+          {leveling.overallocations.length > 0 && <p>{leveling.overallocations.length} over-allocations stay (tasks leveling does not move, or more than a resource can give).</p>}
+          {leveling.tasks.length > 0 && (
+            <button type="button" onClick={() => void applyLeveling(leveling)}>
+              Apply leveling
+            </button>
+          )}{' '}
+          <button type="button" className="secondary" onClick={() => setLeveling(null)}>
+            {leveling.tasks.length > 0 ? 'Cancel' : 'Close'}
+          </button>
+        </section>
+      )}
       {conflicts.length > 0 && (
         <section className="conflicts" aria-label="Conflicts">
           <h2>Conflicts the scheduler kept</h2>
