@@ -48,7 +48,7 @@ async function openServices(config: Config) {
 async function openRateWindows(config: Config, logger: Logger): Promise<{ windows: SlidingWindows | undefined; close(): Promise<void> }> {
   if (!config.redisUrl) return { windows: undefined, close: async () => undefined };
   const warn = (error: unknown) => logger.warn({ err: error }, 'rate limits count on this node alone for now: Redis did not answer');
-  const redis = new RedisWindows(config.redisUrl, () => undefined);
+  const redis = new RedisWindows(config.redisUrl);
   try {
     await redis.connect();
   } catch (error) {

@@ -27,8 +27,7 @@ export async function mapSliced<T, R>(items: readonly T[], fn: (item: T, index: 
   const results: R[] = new Array<R>(items.length);
   for (let k = 0; k < items.length; k++) {
     results[k] = fn(items[k] as T, k);
-    const turn = yieldIfBusy();
-    if (turn) await turn;
+    await yieldIfBusy();
   }
   return results;
 }

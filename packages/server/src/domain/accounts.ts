@@ -65,6 +65,11 @@ async function mayMail(ctx: DomainContext, email: string): Promise<boolean> {
   return !ctx.accountLimits || (await ctx.accountLimits.mailsPerRecipient.take(email)).allowed;
 }
 
+/** Mails the user a link in a transaction of its own, unless the recipient was mailed too often lately (`mayMail`). */
+async function mailLinkIfAllowed(ctx: DomainContext, user: Pick<UserRow, 'id' | 'email'>, purpose: TokenPurpose, mail: keyof typeof mails): Promise<void> {
+  if (await mayMail(ctx, user.email)) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, purpose, mail));
+}
+
 /** Mails the user a link (in `tx`). */
 async function mailLink(ctx: DomainContext, tx: Queries, user: Pick<UserRow, 'id' | 'email'>, purpose: TokenPurpose, mail: keyof typeof mails): Promise<void> {
   const link = await issueLink(ctx, tx, user.id, purpose);
@@ -89,7 +94,7 @@ export async function signUp(ctx: DomainContext, input: SignUpInput, client: Cli
   const existing = await ctx.store.q.users.findByEmail(email);
   if (existing) {
     await hashPassword(input.password);
-    if (await mayMail(ctx, existing.email)) await ctx.store.transaction((tx) => mailLink(ctx, tx, existing, 'reset_password', 'account_exists'));
+    await mailLinkIfAllowed(ctx, existing, 'reset_password', 'account_exists');
     return;
   }
   const mailing = await mayMail(ctx, email);
@@ -141,7 +146,7 @@ export async function checkSignIn(ctx: DomainContext, email: string, password: s
     throw new AppError('unauthorized', 'the e-mail or the password is not right');
   }
   if (user.email_verified !== 1) {
-    if (await mayMail(ctx, user.email)) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, 'verify_email', 'verify_email'));
+    await mailLinkIfAllowed(ctx, user, 'verify_email', 'verify_email');
     throw new AppError('forbidden', 'confirm your e-mail address first: a new link was mailed to you', { reason: 'email_unverified' });
   }
   return user;
@@ -157,7 +162,7 @@ export async function signIn(ctx: DomainContext, email: string, password: string
 export async function requestPasswordReset(ctx: DomainContext, email: string, client: ClientInfo): Promise<void> {
   await takeAddress(ctx, client);
   const user = await ctx.store.q.users.findByEmail(normalizeEmail(email));
-  if (user && (await mayMail(ctx, user.email))) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, 'reset_password', 'reset_password'));
+  if (user) await mailLinkIfAllowed(ctx, user, 'reset_password', 'reset_password');
 }
 
 /**

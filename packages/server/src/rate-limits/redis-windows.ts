@@ -37,7 +37,8 @@ export class RedisWindows implements SlidingWindows {
   private counter = 0;
   private connected = false;
 
-  constructor(url: string, onError: (error: unknown) => void) {
+  /** `onError` hears the client's connection errors; a failed take rejects anyway (SharedWindows reports those). */
+  constructor(url: string, onError: (error: unknown) => void = () => undefined) {
     this.client = createClient({
       url,
       // No offline queue: while Redis is away a take fails at once (callers fall back to local windows) instead of waiting.

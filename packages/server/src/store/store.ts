@@ -119,6 +119,6 @@ export function isStoreUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && unavailableCodes.test(code)) return true;
-  // pg reports a connection that ended mid-query by its message only.
-  return /^Connection terminated|timeout exceeded when trying to connect/.test(error.message);
+  // pg reports by message only a connection that ended mid-query, and a query (a rollback) on a client whose connection failed.
+  return /^Connection terminated|timeout exceeded when trying to connect|is not queryable$/.test(error.message);
 }

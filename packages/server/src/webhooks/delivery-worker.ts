@@ -63,9 +63,11 @@ export class WebhookWorker {
         const round = this.guardedRound(pollMs);
         this.rounds.add(round);
         void round.then(() => this.rounds.delete(round));
-        const waitMs = await Promise.race([round, this.pause(pollMs).then(() => 0)]);
+        const poll = this.pause(pollMs);
+        const waitMs = await Promise.race([round, poll.done.then(() => 0)]);
+        poll.cancel();
         if (this.rounds.size >= MAX_ROUNDS_AT_ONCE) await Promise.race(this.rounds);
-        if (waitMs > 0) await this.pause(waitMs);
+        if (waitMs > 0) await this.pause(waitMs).done;
       }
     };
     this.current = loop();
@@ -87,17 +89,19 @@ export class WebhookWorker {
     }
   }
 
-  /** Waits `ms`, or less when the worker stops. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const wake = () => {
+  /** Waits `ms`, or less when the worker stops or the pause is cancelled (its timer then goes at once). */
+  private pause(ms: number): { done: Promise<void>; cancel(): void } {
+    let wake = () => undefined as void;
+    const done = new Promise<void>((resolve) => {
+      wake = () => {
         clearTimeout(timer);
         this.wakers.delete(wake);
         resolve();
       };
-      const timer = setTimeout(wake, ms);
-      this.wakers.add(wake);
     });
+    const timer = setTimeout(wake, ms);
+    this.wakers.add(wake);
+    return { done, cancel: wake };
   }
 
   /** One round: dispatch, deliver what is due, and hourly drop old logs and whatever else has expired. Resolves true when it found work. */

@@ -163,13 +163,12 @@ export function ProjectPage() {
       setError(describeError(caught));
     }
   };
-  const applyLeveling = async (preview: LevelingSummary) => {
+  const applyLeveling = async () => {
     setLeveling(null);
-    const restore = preview.tasks.map((task) => ({ id: task.taskId, levelingDelayMin: task.levelingDelayMin.from }));
-    await write(() => api<LevelingResult>('POST', `/api/projects/${projectId}/level`, {}), {
-      label: 'leveling',
-      undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/tasks`, { updateTasks: restore }),
-    }).catch(() => undefined);
+    const result = await write(() => api<LevelingResult>('POST', `/api/projects/${projectId}/level`, {})).catch(() => null);
+    // Undo puts back the delays this leveling replaced (the plan may have changed since the preview).
+    const restore = (result as LevelingResult | null)?.leveling.tasks.map((task) => ({ id: task.taskId, levelingDelayMin: task.levelingDelayMin.from }));
+    if (restore?.length) setLastChange({ label: 'leveling', undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/tasks`, { updateTasks: restore }) });
   };
 
   const saveBaseline = async () => {
@@ -253,7 +252,7 @@ export function ProjectPage() {
           )}
           {leveling.overallocations.length > 0 && <p>{leveling.overallocations.length} over-allocations stay (tasks leveling does not move, or more than a resource can give).</p>}
           {leveling.tasks.length > 0 && (
-            <button type="button" onClick={() => void applyLeveling(leveling)}>
+            <button type="button" onClick={() => void applyLeveling()}>
               Apply leveling
             </button>
           )}{' '}

@@ -50,8 +50,7 @@ async function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChange
   const events: DomainEvent[] = [];
   const add = async (event: DomainEvent) => {
     events.push(event);
-    const turn = yieldIfBusy();
-    if (turn) await turn;
+    await yieldIfBusy();
   };
   for (const id of applied.createdTaskIds) {
     await add({ ...base, type: 'task.created', data: { task: task(plan.tasks.get(id) as TaskRow) } });

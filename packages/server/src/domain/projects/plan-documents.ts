@@ -23,6 +23,11 @@ import { insertProject, outlineOrder, type NewProject, type ProjectSource } from
  * order they were made, the project's calendars.
  */
 export async function documentOfProject(q: Queries, project: ProjectRow): Promise<PlanDocument> {
+  return (await documentAndTasksOfProject(q, project)).document;
+}
+
+/** `documentOfProject`, and the task rows it was made of (their computed dates, which an export writes). */
+export async function documentAndTasksOfProject(q: Queries, project: ProjectRow): Promise<{ document: PlanDocument; tasks: TaskRow[] }> {
   const [tasks, dependencies, resources, assignments, baselines, baselineTasks, calendars] = await Promise.all([
     q.tasks.listForProject(project.id),
     q.tasks.listDependencies(project.id),
@@ -39,7 +44,7 @@ export async function documentOfProject(q: Queries, project: ProjectRow): Promis
     if (!taskIds.has(t.task_id)) continue;
     tasksOfBaseline.get(t.baseline_id)?.push({ taskRef: t.task_id, startAt: t.start_at, finishAt: t.finish_at, durationMin: t.duration_min, workMin: t.work_min, costFixed: t.cost_fixed });
   }
-  return {
+  const document: PlanDocument = {
     name: project.name,
     description: project.description,
     startDate: project.start_date,
@@ -57,6 +62,7 @@ export async function documentOfProject(q: Queries, project: ProjectRow): Promis
     // The main baseline is the one without a name (as `POST …/baseline` without one saves it).
     baselines: baselines.map((b) => ({ name: b.is_main === 1 ? null : b.name, slot: b.slot, tasks: tasksOfBaseline.get(b.id) ?? [] })),
   };
+  return { document, tasks };
 }
 
 function documentCalendarOf(row: CalendarRow): DocumentCalendar {

@@ -19,8 +19,7 @@ export async function selectSliced<R>(dialect: Dialect, query: { execute(): Prom
   const rows: R[] = [];
   for await (const row of query.stream()) {
     rows.push(row);
-    const turn = yieldIfBusy();
-    if (turn) await turn;
+    await yieldIfBusy();
   }
   return rows;
 }
