@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 
 /**
  * How bearer secrets (API keys, OAuth codes and tokens, session ids) are stored: their
@@ -6,7 +6,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
  * never holds one that could be presented.
  */
 export function secretDigest(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret, 'hex');
 }
 
 /** Compares two secrets (or digests) in constant time, so the comparison tells nothing of where they differ. */

@@ -179,8 +179,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }
   });
   app.addHook('onResponse', async (request, reply) => {
+    const elapsedMs = reply.elapsedTime;
     // By route template (`/api/projects/:projectId`), never by path: ids would make a series per project.
-    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+    metrics.observeRequest(request.method, request.routeOptions.url ?? 'unmatched', reply.statusCode, elapsedMs / 1000);
     const actor = request.actor;
     if (!actor) return;
     audit.record({
@@ -190,8 +191,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       path: request.url.split('?')[0] ?? request.url,
       status: reply.statusCode,
       requestId: request.id,
-      durationMs: Math.round(reply.elapsedTime),
-      at: deps.clock.now().toISOString(),
+      durationMs: Math.round(elapsedMs),
+      at: deps.clock.now(),
     });
   });
   app.addHook('onClose', async () => audit.close());

@@ -62,7 +62,8 @@ export function clientInfo(request: FastifyRequest): ClientInfo {
   return { address: request.ip, userAgent: header(request, 'user-agent') ?? null };
 }
 
-function isRead(method: string): boolean {
+/** A read, for the rate limits and the audit log: GET and HEAD; every other method writes. */
+export function isRead(method: string): boolean {
   return method === 'GET' || method === 'HEAD';
 }
 

@@ -140,9 +140,14 @@ export interface AuditLogTable {
   method: string;
   path: string;
   status: number;
+  /** The first call's request id. */
   request_id: string;
+  /** The longest of the calls. */
   duration_ms: number;
+  /** When the first call came. */
   created_at: string;
+  /** How many calls the entry stands for: identical reads that came within one write of the log share an entry. */
+  calls: number;
 }
 
 /**

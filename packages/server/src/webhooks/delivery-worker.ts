@@ -107,8 +107,11 @@ export class WebhookWorker {
   /** One round: dispatch, deliver what is due, and hourly drop old logs and whatever else has expired. Resolves true when it found work. */
   async runOnce(): Promise<boolean> {
     const { ctx } = this.options;
-    const dispatched = await dispatchEvents(ctx);
-    const claimed = await claimDueDeliveries(ctx, this.options.batchSize ?? 200, this.options.leaseMs ?? DEFAULT_LEASE_MS);
+    // Most rounds find nothing to do: one read tells, instead of two write transactions
+    // that would take the write lock (and, on SQLite, make every cached read be read again).
+    const work = await ctx.store.q.webhooks.pendingWork(ctx.clock.now().toISOString());
+    const dispatched = work.events ? await dispatchEvents(ctx) : 0;
+    const claimed = work.deliveries || dispatched > 0 ? await claimDueDeliveries(ctx, this.options.batchSize ?? 200, this.options.leaseMs ?? DEFAULT_LEASE_MS) : [];
     if (claimed.length > 0) await recordAttempts(ctx, await this.sendAll(claimed), this.options.retryDelaysSec);
     const now = ctx.clock.now().getTime();
     if (now - this.lastPurge > PURGE_EVERY_MS) {

@@ -75,6 +75,7 @@ describe('graceful shutdown of `gantry serve`', () => {
     await waitForHealth(base, server);
     const me = await fetch(`${base}/api/auth/me`, { headers: { authorization: `Bearer ${key}` } });
     expect(me.status).toBe(200);
+    const meRequestId = me.headers.get('x-request-id');
 
     // One request in flight (its body half sent) and a burst of reads answered around the signal.
     const slow = slowPost(base, '/api/projects', key, JSON.stringify({ name: 'Written during shutdown', description: 'x'.repeat(2000) }));
@@ -108,6 +109,8 @@ describe('graceful shutdown of `gantry serve`', () => {
     });
     expect(entries.some((entry) => /shutting down/.test(entry.msg ?? ''))).toBe(true);
     expect(entries.some((entry) => entry.msg === 'stopped')).toBe(true);
+    // At `info`, every request has its lines, under its request id.
+    expect(entries.filter((entry) => (entry as { reqId?: string }).reqId === meRequestId).map((entry) => entry.msg)).toEqual(['incoming request', 'request completed']);
     for (const output of [stdout, stderr]) {
       expect(output).not.toContain(key);
       expect(output).not.toContain(key.slice(4));
@@ -119,7 +122,8 @@ describe('graceful shutdown of `gantry serve`', () => {
       const audit = await store.q.apiKeys.listAuditEntries(keyId);
       const posts = audit.filter((entry) => entry.method === 'POST' && entry.path === '/api/projects');
       expect(posts.map((entry) => entry.status)).toEqual([201]);
-      expect(audit.filter((entry) => entry.method === 'GET' && entry.path === '/api/auth/me')).toHaveLength(11);
+      const reads = audit.filter((entry) => entry.method === 'GET' && entry.path === '/api/auth/me');
+      expect(reads.reduce((calls, entry) => calls + entry.calls, 0)).toBe(11);
     } finally {
       await store.close();
     }

@@ -52,7 +52,7 @@ describe("the person's own keys and webhooks", () => {
     // A call made with the key shows as its last use (the audit log is the source).
     const at = clock.now().toISOString();
     await ctx.store.q.apiKeys.insertAuditEntries([
-      { id: crypto.randomUUID(), credential_kind: 'api_key', credential_id: apiKey.id, client_id: null, user_id: ada.userId, method: 'GET', path: '/api/projects', status: 200, request_id: 'r1', duration_ms: 3, created_at: at },
+      { id: crypto.randomUUID(), credential_kind: 'api_key', credential_id: apiKey.id, client_id: null, user_id: ada.userId, method: 'GET', path: '/api/projects', status: 200, request_id: 'r1', duration_ms: 3, created_at: at, calls: 1 },
     ]);
     const listed = await run<{ apiKeys: { id: string; lastUsedAt: string | null }[] }>(ada, operations.listApiKeys, {});
     expect(listed.body.apiKeys.find((item) => item.id === apiKey.id)?.lastUsedAt).toBe(at);

@@ -86,6 +86,33 @@ describe.each(backends.filter((entry): entry is [string, () => Promise<Backend>]
     expect(await windows.take('k')).toMatchObject({ allowed: false, retryAfterMs: 10_000 });
   });
 
+  it('counts in `remaining` only the requests still inside the window', async () => {
+    const clock = manualClock();
+    const windows = limiter(3, 60_000, clock);
+    expect(await windows.take('r')).toMatchObject({ allowed: true, remaining: 2 });
+    clock.advance(60_000); // it has left the window
+    expect(await windows.take('r')).toMatchObject({ allowed: true, remaining: 2 });
+    await windows.take('r');
+    clock.advance(30_000);
+    expect(await windows.take('r')).toMatchObject({ allowed: true, remaining: 0 });
+    clock.advance(30_000); // the first two have left the window, the third has not
+    expect(await windows.take('r')).toMatchObject({ allowed: true, remaining: 1 });
+    clock.advance(60_000); // all have left
+    expect(await windows.take('r')).toMatchObject({ allowed: true, remaining: 2 });
+  });
+
+  it('counts requests of the same instant one by one', async () => {
+    const clock = manualClock();
+    const windows = limiter(4, 1_000, clock);
+    const decisions = [];
+    for (let i = 0; i < 6; i++) decisions.push(await windows.take('same'));
+    expect(decisions.map((decision) => decision.remaining)).toEqual([3, 2, 1, 0, 0, 0]);
+    expect(decisions.map((decision) => decision.allowed)).toEqual([true, true, true, true, false, false]);
+    expect(decisions[5]?.retryAfterMs).toBe(1_000);
+    clock.advance(1_000);
+    expect(await windows.take('same')).toMatchObject({ allowed: true, remaining: 3 });
+  });
+
   it('keeps separate budgets per key and does not count refusals', async () => {
     const clock = manualClock();
     const windows = limiter(1, 1_000, clock);

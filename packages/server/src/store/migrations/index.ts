@@ -11,6 +11,7 @@ import { calendars } from './0009-calendars.js';
 import { projectVersions } from './0010-project-versions.js';
 import { templates } from './0011-templates.js';
 import { rateLimitWindows } from './0012-rate-limit-windows.js';
+import { auditReadBursts } from './0013-audit-read-bursts.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010-project-versions': projectVersions,
   '0011-templates': templates,
   '0012-rate-limit-windows': rateLimitWindows,
+  '0013-audit-read-bursts': auditReadBursts,
 };

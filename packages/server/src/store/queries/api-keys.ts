@@ -45,20 +45,20 @@ export function apiKeyQueries(db: Executor, dialect: Dialect) {
      */
     async insertAuditEntries(rows: Insertable<AuditLogTable>[]): Promise<void> {
       if (rows.length === 0) return;
-      const columns = sql`id, credential_kind, credential_id, client_id, user_id, method, path, status, request_id, duration_ms, created_at`;
+      const columns = sql`id, credential_kind, credential_id, client_id, user_id, method, path, status, request_id, duration_ms, created_at, calls`;
       if (dialect === 'sqlite') {
         const json = JSON.stringify(
-          rows.map((r) => [r.id, r.credential_kind, r.credential_id, r.client_id, r.user_id, r.method, r.path, r.status, r.request_id, r.duration_ms, r.created_at]),
+          rows.map((r) => [r.id, r.credential_kind, r.credential_id, r.client_id, r.user_id, r.method, r.path, r.status, r.request_id, r.duration_ms, r.created_at, r.calls]),
         );
         await sql`insert into audit_log (${columns})
-          select value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10
+          select value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6, value->>7, value->>8, value->>9, value->>10, value->>11
           from json_each(${json})`.execute(db);
         return;
       }
       await sql`insert into audit_log (${columns})
         select ${columns} from json_to_recordset(${JSON.stringify(rows)}::json) as entry(id text, credential_kind text, credential_id text,
           client_id text, user_id text, method text,
-          path text, status integer, request_id text, duration_ms integer, created_at text)`.execute(db);
+          path text, status integer, request_id text, duration_ms integer, created_at text, calls integer)`.execute(db);
     },
     /** Calls made with one credential (an API key's id or an OAuth grant's), oldest first. */
     listAuditEntries(credentialId: string) {

@@ -55,6 +55,26 @@ export function webhookQueries(db: Executor, dialect: Dialect) {
       }
     },
 
+    /** Whether events wait to be dispatched, and whether deliveries are due and unleased at `now`: one read. */
+    async pendingWork(now: string): Promise<{ events: boolean; deliveries: boolean }> {
+      const row = await db
+        .selectNoFrom((eb) => [
+          eb.exists(eb.selectFrom('events').select('id').where('dispatched', '=', 0)).as('events'),
+          eb
+            .exists(
+              eb
+                .selectFrom('webhook_deliveries')
+                .select('id')
+                .where('status', '=', 'pending')
+                .where('next_attempt_at', '<=', now)
+                .where((lease) => lease.or([lease('lease_until', 'is', null), lease('lease_until', '<', now)])),
+            )
+            .as('deliveries'),
+        ])
+        .executeTakeFirstOrThrow();
+      return { events: Boolean(row.events), deliveries: Boolean(row.deliveries) };
+    },
+
     /** Deliveries still to be attempted, and how many of them are due by `now` (the delivery queue). */
     async countPendingDeliveries(now: string): Promise<{ pending: number; due: number }> {
       const row = await db
