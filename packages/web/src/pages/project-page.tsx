@@ -90,7 +90,7 @@ export function ProjectPage() {
   const preview = useMemo(() => (plan && editable ? new SchedulePreview(plan) : null), [plan, editable]);
 
   /** Runs a write, merges what the scheduler answered into the plan, and keeps its undo. */
-  const write = async (call: () => Promise<WriteResult>, undo?: Undoable) => {
+  const write = async <Result extends WriteResult>(call: () => Promise<Result>, undo?: Undoable): Promise<Result> => {
     setError(null);
     try {
       const result = await call();
@@ -167,7 +167,7 @@ export function ProjectPage() {
     setLeveling(null);
     const result = await write(() => api<LevelingResult>('POST', `/api/projects/${projectId}/level`, {})).catch(() => null);
     // Undo puts back the delays this leveling replaced (the plan may have changed since the preview).
-    const restore = (result as LevelingResult | null)?.leveling.tasks.map((task) => ({ id: task.taskId, levelingDelayMin: task.levelingDelayMin.from }));
+    const restore = result?.leveling.tasks.map((task) => ({ id: task.taskId, levelingDelayMin: task.levelingDelayMin.from }));
     if (restore?.length) setLastChange({ label: 'leveling', undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/tasks`, { updateTasks: restore }) });
   };
 
