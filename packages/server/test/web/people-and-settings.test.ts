@@ -75,7 +75,10 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     receiver.answer(() => ({ status: 200 }));
     await row.getByRole('button', { name: 'Deliveries' }).click();
     await row.getByText('task.created').first().click();
+    // The click returns before the page's request ends: deliver once the resend is recorded.
+    const resent = owner.waitForResponse((response) => response.url().endsWith('/resend') && response.request().method() === 'POST');
     await row.getByRole('button', { name: 'Resend' }).first().click();
+    expect((await resent).status()).toBe(202);
     await server.deliverAll();
     const received = receiver.of('task.created').filter((event) => event.projectId === created.project.id);
     expect(received.length).toBe(2);
