@@ -21,6 +21,7 @@ import {
   TASK_TYPES,
   UNASSIGNED_RESOURCE_UID,
 } from './codes.js';
+import { dayRanges, isReadableRecurrence, recurrenceDays, type Recurrence } from './recurrence.js';
 import { child, children, flag, numberOf, parseXml, text, type XmlElement } from './xml.js';
 
 /**
@@ -67,6 +68,30 @@ class Findings {
     const item = this.items.get(key);
     if (item) item.count++;
     else this.items.set(key, { list, subject, ref: row?.ref ?? null, name: row?.name ?? null, message, count: 1 });
+  }
+}
+
+/** A calendar's exceptions as read, up to the limit a calendar holds; what is beyond it is reported, not kept. */
+class ExceptionList {
+  readonly list: DocumentCalendar['exceptions'] = [];
+
+  constructor(
+    private readonly findings: Findings,
+    readonly row: Row,
+  ) {}
+
+  /** False once the calendar is full (the exception is then reported as dropped). */
+  add(exception: DocumentCalendar['exceptions'][number]): boolean {
+    if (this.list.length >= limits.calendarExceptionsMax) {
+      this.findings.dropped('calendar', this.row, `days off and special working days beyond ${limits.calendarExceptionsMax} exceptions per calendar are not kept`);
+      return false;
+    }
+    this.list.push(exception);
+    return true;
+  }
+
+  addAll(exceptions: DocumentCalendar['exceptions']): void {
+    for (const exception of exceptions) if (!this.add(exception)) return;
   }
 }
 
@@ -195,28 +220,70 @@ class MspdiReader {
       }
     }
     const exceptionElements = children(child(element, 'Exceptions'), 'Exception');
-    const exceptions = exceptionElements.length > 0 ? this.readExceptions(exceptionElements, row) : legacyExceptions;
-    if (children(child(element, 'WorkWeeks'), 'WorkWeek').length > 0) {
-      this.findings.approximated('calendar', row, "work weeks (periods with a week of their own) are not kept: the calendar's default week applies all year");
-    }
+    const exceptions = new ExceptionList(this.findings, row);
+    if (exceptionElements.length === 0) exceptions.addAll(legacyExceptions);
+    for (const exception of exceptionElements) this.readException(exception, exceptions);
+    // Project's order of precedence: a day's exception, then the work week holding it, then the default week.
+    for (const workWeek of children(child(element, 'WorkWeeks'), 'WorkWeek')) this.readWorkWeek(workWeek, exceptions);
     const base = text(element, 'BaseCalendarUID');
-    return { ref: uid, name, timeZone: 'UTC', weekly, exceptions, baseRef: base !== null && kept.has(base) && base !== uid ? base : null };
+    return { ref: uid, name, timeZone: 'UTC', weekly, exceptions: exceptions.list, baseRef: base !== null && kept.has(base) && base !== uid ? base : null };
   }
 
-  private readExceptions(elements: XmlElement[], row: Row): DocumentCalendar['exceptions'] {
-    const exceptions: DocumentCalendar['exceptions'] = [];
-    for (const exception of elements) {
-      const period = child(exception, 'TimePeriod');
-      const range = period === null ? null : this.dateRange(period);
-      // Type 1 is "daily": every day of the period; the other types recur by week, month or year.
-      const recurring = (numberOf(exception, 'Type') ?? 1) !== 1 || (numberOf(exception, 'Period') ?? 1) !== 1;
-      if (range === null || recurring) {
-        this.findings.dropped('calendar', row, 'recurring calendar exceptions (weekly, monthly, yearly) are not kept');
-        continue;
-      }
-      exceptions.push({ name: text(exception, 'Name'), ...range, intervals: this.dayIntervals(exception) });
+  /** A one-off exception as one range; a recurring one as the days it falls on (runs of consecutive days as one range). */
+  private readException(exception: XmlElement, exceptions: ExceptionList): void {
+    const period = child(exception, 'TimePeriod');
+    const range = period === null ? null : this.dateRange(period);
+    const rule: Recurrence | null = range && {
+      ...range,
+      type: numberOf(exception, 'Type') ?? 1,
+      every: numberOf(exception, 'Period') ?? 1,
+      daysOfWeek: numberOf(exception, 'DaysOfWeek'),
+      monthDay: numberOf(exception, 'MonthDay'),
+      month: numberOf(exception, 'Month'),
+      monthItem: numberOf(exception, 'MonthItem'),
+      monthPosition: numberOf(exception, 'MonthPosition'),
+    };
+    if (rule === null || !isReadableRecurrence(rule)) {
+      this.findings.dropped('calendar', exceptions.row, 'calendar exceptions without a readable period or recurrence are not kept');
+      return;
     }
-    return exceptions;
+    const name = text(exception, 'Name');
+    const intervals = this.dayIntervals(exception);
+    const everyDay = (rule.type === 1 || rule.type === 7) && rule.every === 1;
+    for (const days of everyDay ? [{ from: rule.from, to: rule.to }] : dayRanges(recurrenceDays(rule))) {
+      if (!exceptions.add({ name, ...days, intervals })) return;
+    }
+  }
+
+  /**
+   * A work week (a period with working times of its own for some weekdays) as exceptions on
+   * the days of its period that it sets: its days with the same working times recur weekly,
+   * so each run of them is one range.
+   */
+  private readWorkWeek(workWeek: XmlElement, exceptions: ExceptionList): void {
+    const period = child(workWeek, 'TimePeriod');
+    const range = period === null ? null : this.dateRange(period);
+    if (range === null) {
+      this.findings.dropped('calendar', exceptions.row, 'work weeks without a readable period are not kept');
+      return;
+    }
+    const weekdaysByIntervals = new Map<string, { intervals: DocumentInterval[]; daysOfWeek: number }>();
+    for (const weekDay of children(child(workWeek, 'WeekDays'), 'WeekDay')) {
+      const dayType = numberOf(weekDay, 'DayType');
+      if (dayType === null || dayType < 1 || dayType > 7) continue;
+      const intervals = this.dayIntervals(weekDay);
+      const key = JSON.stringify(intervals);
+      const group = weekdaysByIntervals.get(key) ?? { intervals, daysOfWeek: 0 };
+      group.daysOfWeek |= 1 << (dayType - 1);
+      weekdaysByIntervals.set(key, group);
+    }
+    const name = text(workWeek, 'Name');
+    for (const { intervals, daysOfWeek } of weekdaysByIntervals.values()) {
+      const weekly: Recurrence = { ...range, type: 6, every: 1, daysOfWeek, monthDay: null, month: null, monthItem: null, monthPosition: null };
+      for (const days of dayRanges(recurrenceDays(weekly))) {
+        if (!exceptions.add({ name, ...days, intervals })) return;
+      }
+    }
   }
 
   private dateRange(period: XmlElement): { from: string; to: string } | null {
