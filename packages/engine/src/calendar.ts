@@ -1,3 +1,4 @@
+import { NumberHeap } from './heap.js';
 import { TimeZone } from './instant.js';
 import { fastPaths } from './internal.js';
 import type { CalendarInput, WorkInterval } from './types.js';
@@ -186,10 +187,17 @@ export class WorkCalendar {
   private resolveExceptions(): void {
     const ex = this.rules.exceptions;
     const cuts = [...new Set(ex.flatMap((e) => [e.from, e.to + 1]))].sort((a, b) => a - b);
+    // A sweep over the cuts: the exceptions begun so far, earliest listed first; those
+    // ended are dropped as they come to the top. O(n log n) for a calendar's 1,000.
+    const byStart = ex.map((_, i) => i).sort((a, b) => ex[a]!.from - ex[b]!.from);
+    const begun = new NumberHeap((a, b) => a < b);
+    let next = 0;
     for (let k = 0; k + 1 < cuts.length; k++) {
       const day = cuts[k]!;
-      const e = ex.find((x) => x.from <= day && day <= x.to);
-      if (e === undefined) continue;
+      while (next < byStart.length && ex[byStart[next]!]!.from <= day) begun.push(byStart[next++]!);
+      while (begun.size > 0 && ex[begun.peek()!]!.to < day) begun.pop();
+      if (begun.size === 0) continue;
+      const e = ex[begun.peek()!]!;
       const p = this.internPattern(e.pattern);
       const last = this.segTo.length - 1;
       if (last >= 0 && this.segTo[last] === day - 1 && this.segPat[last] === p) this.segTo[last] = cuts[k + 1]! - 1;

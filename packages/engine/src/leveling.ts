@@ -1,5 +1,6 @@
 import type { WorkCalendar } from './calendar.js';
 import { forwardNode } from './forward.js';
+import { NumberHeap } from './heap.js';
 import { toIsoString } from './instant.js';
 import { C_ASAP, C_FNET, C_SNET, Network } from './network.js';
 import { Scheduler } from './scheduler.js';
@@ -184,7 +185,7 @@ function placeTasks(st: ScheduleState, plan: LevelingPlan, priority: Priority): 
   st.pass2 = !net.backward && net.hasAlap;
   const movable = plan.movable;
   const { start, float, tie } = priority;
-  const heap = new NodeHeap((a, b) => {
+  const heap = new NumberHeap((a, b) => {
     const fixedA = a >= n || !movable[a];
     const fixedB = b >= n || !movable[b];
     if (fixedA || fixedB) return fixedA === fixedB ? a < b : fixedA;
@@ -305,54 +306,12 @@ class LoadProfile {
   }
 }
 
-/** A binary min-heap of node numbers under `less`. */
-class NodeHeap {
-  private readonly items: number[] = [];
-
-  constructor(private readonly less: (a: number, b: number) => boolean) {}
-
-  get size(): number {
-    return this.items.length;
-  }
-
-  push(v: number): void {
-    const items = this.items;
-    let k = items.push(v) - 1;
-    while (k > 0) {
-      const parent = (k - 1) >>> 1;
-      if (!this.less(v, items[parent]!)) break;
-      items[k] = items[parent]!;
-      k = parent;
-    }
-    items[k] = v;
-  }
-
-  pop(): number {
-    const items = this.items;
-    const top = items[0]!;
-    const last = items.pop()!;
-    if (items.length > 0) {
-      let k = 0;
-      for (;;) {
-        let child = 2 * k + 1;
-        if (child >= items.length) break;
-        if (child + 1 < items.length && this.less(items[child + 1]!, items[child]!)) child++;
-        if (!this.less(items[child]!, last)) break;
-        items[k] = items[child]!;
-        k = child;
-      }
-      items[k] = last;
-    }
-    return top;
-  }
-}
-
 /**
  * The network's live nodes in an order the forward pass may take (every node after the
  * nodes it reads: Kahn's algorithm over the links and the implicit summary edges, as
  * `Network.sortTopologically`), choosing among the nodes free to go by the heap's order.
  */
-function* inLinkOrder(net: Network, heap: NodeHeap): Generator<number> {
+function* inLinkOrder(net: Network, heap: NumberHeap): Generator<number> {
   const n = net.n;
   const { inStart, outStart, outDst, parent, children, isSummary } = net;
   const waiting = new Int32Array(2 * n);

@@ -1,3 +1,4 @@
+import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { STANDARD_CALENDAR, createCalendar, toEpochMinutes, toIsoString } from '../src/index.js';
 import { at } from './support/plan.js';
@@ -46,6 +47,22 @@ describe('working-time primitives (scenario 7)', () => {
     expect(s(cal.addWork(m(at(6, '17:00')), 60))).toBe(at(7, '10:00'));
     expect(cal.workBetween(m(at(2, '08:00')), m(at(9, '08:00')))).toBe(2400 - 480 + 120);
   });
+  // Day n of March 2026 as a date, and the work of each of those days read one by one.
+  const march = (day: number) => `2026-03-${String(day).padStart(2, '0')}`;
+  const patterns: [string, string][][] = [[], [['09:00', '11:00']], [['06:00', '18:00']]];
+  test.prop([fc.array(fc.record({ from: fc.integer({ min: 1, max: 28 }), length: fc.integer({ min: 0, max: 6 }), pattern: fc.integer({ min: 0, max: 2 }) }), { maxLength: 12 })])(
+    'overlapping exceptions: on each day the first one listed that holds it wins',
+    (drawn) => {
+      const exceptions = drawn.map(({ from, length, pattern }) => ({ from: march(from), to: march(Math.min(31, from + length)), intervals: patterns[pattern]! }));
+      const cal = createCalendar({ id: 'x', weekly: STANDARD_CALENDAR.weekly, exceptions });
+      for (let day = 1; day <= 31; day++) {
+        const winner = drawn.find(({ from, length }) => from <= day && day <= Math.min(31, from + length));
+        const weekday = new Date(`${march(day)}T00:00:00Z`).getUTCDay();
+        const expected = winner ? [0, 120, 720][winner.pattern]! : weekday === 0 || weekday === 6 ? 0 : 480;
+        expect(cal.workBetween(m(`${march(day)}T00:00:00Z`), m(`${march(day)}T23:59:00Z`) + 1)).toBe(expected);
+      }
+    },
+  );
   it('derived calendar inherits its base', () => {
     const base = { id: 'b', weekly: STANDARD_CALENDAR.weekly, exceptions: [{ from: '2026-03-03', to: '2026-03-03', intervals: [] }] };
     const d = createCalendar({ id: 'd', baseCalendarId: 'b', weekly: [null, null, null, null, null, null, [['08:00', '12:00']]] }, [base]);
