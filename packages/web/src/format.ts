@@ -70,6 +70,11 @@ export function displayLocale(): string | undefined {
   return current.locale;
 }
 
+/** A count with its noun, singular for one (`1 task`, `3 tasks`). */
+export function counted(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
 export function formatDate(iso: string | null | undefined): string {
   return iso ? current.date.format(new Date(iso)) : '—';
 }

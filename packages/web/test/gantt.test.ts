@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatDate, planDate, planInstant, setPlanZone } from '../src/format';
+import { counted, formatDate, planDate, planInstant, setPlanZone } from '../src/format';
 import { draftOf, patchOf } from '../src/gantt/task-fields';
 import { mergeWrite, outlineRows } from '../src/gantt/outline';
 import { ticks, timeScale, workingDaysBetween } from '../src/gantt/time-scale';
@@ -99,5 +99,11 @@ describe("a plan whose calendar works in another time zone (Tokyo, UTC+9)", () =
       constraintDate: '2027-03-01T23:00:00.000Z',
       deadline: '2027-03-05T08:00:00.000Z',
     });
+  });
+});
+
+describe('counts in words', () => {
+  it('says one task, and tasks otherwise', () => {
+    expect([0, 1, 2].map((count) => counted(count, 'task'))).toEqual(['0 tasks', '1 task', '2 tasks']);
   });
 });

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
-import { browserLocale, localeNames } from '../format';
+import { browserLocale, counted, localeNames } from '../format';
 import { useSession } from '../session';
 import type { ImportReport, Project, Template } from '../types';
 
@@ -87,7 +87,7 @@ export function NewProject() {
               <select id="new-project-template" value={templateId} onChange={(e) => setTemplateId(e.target.value)} disabled={!templates}>
                 {templates?.map((t) => (
                   <option key={t.id} value={t.id}>
-                    {t.name} ({t.taskCount} tasks, {t.durationDays} days)
+                    {t.name} ({counted(t.taskCount, 'task')}, {counted(t.durationDays, 'day')})
                   </option>
                 ))}
               </select>

@@ -3,7 +3,7 @@ import { Link, useNavigate, useParams } from 'react-router';
 import { api, describeError } from '../api';
 import { Alert } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
-import { formatDate, minutesPerDay, planInstant, setPlanZone } from '../format';
+import { counted, formatDate, minutesPerDay, planInstant, setPlanZone } from '../format';
 import { GanttChart } from '../gantt/gantt-chart';
 import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
@@ -64,10 +64,15 @@ export function ProjectPage() {
   const [forecast, setForecast] = useState<Forecast | null>(null);
   useEffect(() => {
     if (!uncertain) return setForecast(null);
+    // A forecast asked for an older plan may answer after the newer one's: only the latest is shown.
+    let latest = true;
     api<{ forecast: Forecast }>('GET', `/api/projects/${projectId}/forecast`).then(
-      (answer) => setForecast(answer.forecast),
-      () => setForecast(null),
+      (answer) => latest && setForecast(answer.forecast),
+      () => latest && setForecast(null),
     );
+    return () => {
+      latest = false;
+    };
   }, [projectId, uncertain, plan]);
   // Other pages show dates in UTC.
   useEffect(() => () => setPlanZone(null), []);
@@ -193,7 +198,7 @@ export function ProjectPage() {
           <span className="muted">{plan.project.key}</span> {plan.project.name}
         </h1>
         <span className="muted">
-          {formatDate(planInstant(plan.project.startDate, '12:00'))} · {plan.tasks.length} tasks
+          {formatDate(planInstant(plan.project.startDate, '12:00'))} · {counted(plan.tasks.length, 'task')}
           {forecast && ` · finish ${formatDate(forecast.finishAt)}, 80 % sure by ${formatDate(forecast.p80FinishAt)}`}
         </span>
         <div className="toolbar" role="toolbar" aria-label="Chart">

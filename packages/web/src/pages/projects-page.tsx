@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { api, describeError } from '../api';
 import { Alert, TableHead } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
-import { formatDate } from '../format';
+import { counted, formatDate } from '../format';
 import type { Project, ProjectListItem } from '../types';
 import { NewProject } from './new-project';
 
@@ -92,7 +92,7 @@ export function ProjectsPage() {
       {deleting && (
         <ConfirmDeletion
           title={`Delete ${deleting.name}?`}
-          explanation={`The project, its ${deleting.taskCount} tasks, their dependencies and comments are deleted for everyone. This cannot be undone.`}
+          explanation={`The project, its ${counted(deleting.taskCount, 'task')}, their dependencies and comments are deleted for everyone. This cannot be undone.`}
           expected={deleting.key}
           onConfirm={async () => {
             await api('DELETE', `/api/projects/${deleting.id}?confirm=${encodeURIComponent(deleting.key)}`);

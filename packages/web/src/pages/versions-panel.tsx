@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field, SidePanel } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
-import { formatDate } from '../format';
+import { counted, formatDate } from '../format';
 import type { Project, ProjectVersion } from '../types';
 
 /**
@@ -68,7 +68,7 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
         <ul className="versions">
           {versions.map((version) => (
             <li key={version.id}>
-              <strong>{version.name ?? 'Unnamed version'}</strong> <span className="muted">{formatDate(version.createdAt)} · {version.taskCount} tasks</span>{' '}
+              <strong>{version.name ?? 'Unnamed version'}</strong> <span className="muted">{formatDate(version.createdAt)} · {counted(version.taskCount, 'task')}</span>{' '}
               {editable && (
                 <button type="button" className="link danger" onClick={() => setRestoring(version)}>
                   Restore…
