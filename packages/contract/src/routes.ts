@@ -111,11 +111,6 @@ export interface RouteDef<
    * `forbidden`, `details.reason = "destructive"`, whatever else the call holds.
    */
   destructive?: true;
-  /**
-   * A plan write that `?dryRun=true` runs in full and then rolls back: the answer says what
-   * the write would do; nothing is saved, announced or cached. Its query schema holds `dryRun`.
-   */
-  dryRun?: true;
   tag: string;
   summary: string;
   description?: string;
@@ -158,12 +153,20 @@ function route<P extends z.ZodObject, Q extends z.ZodObject, B extends z.ZodType
   return def;
 }
 
+/**
+ * The query of a plan write that `?dryRun=true` runs in full and then rolls back: the answer
+ * says what the write would do; nothing is saved, announced or cached.
+ */
 const DryRunQuery = z.object({
   dryRun: z
     .enum(['true', 'false'])
     .optional()
     .describe('Additive: `true` runs the write in full (checks, recalculation, conflicts) and saves nothing: the answer is what it would do; no event is sent.'),
 });
+/** Whether the route is a plan write that takes `?dryRun=true`. */
+export function takesDryRun(def: RouteDef): boolean {
+  return def.query === DryRunQuery;
+}
 const projectParams = z.object({ projectId: Uuid });
 const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
 const calendarParams = z.object({ projectId: Uuid, calendarId: Uuid });
@@ -655,7 +658,6 @@ export const routes = {
     ].join('\n\n'),
     params: projectParams,
     query: DryRunQuery,
-    dryRun: true,
     body: { name: 'LevelingRequest', schema: LevelingRequest, required: false },
     response: { status: 200, name: 'LevelingResult', schema: LevelingResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
@@ -688,7 +690,6 @@ export const routes = {
     ].join('\n\n'),
     params: projectParams,
     query: DryRunQuery,
-    dryRun: true,
     body: {
       name: 'TaskCreateOrChangeSet',
       schema: z.union([TaskCreate, ChangeSet]),
@@ -718,7 +719,6 @@ export const routes = {
     summary: 'Update a task: only the fields sent change; null clears a nullable field',
     params: taskParams,
     query: DryRunQuery,
-    dryRun: true,
     body: { name: 'TaskPatch', schema: TaskPatch, required: true },
     response: { status: 200, name: 'WriteResult', schema: WriteResult },
     errors: ['invalid_request', 'not_found', 'conflict'],
@@ -799,7 +799,6 @@ export const routes = {
     description: 'One DependencyCreate, or `{dependencies: DependencyCreate[]}`. A link that would close a cycle is refused with 409 `dependency_cycle` and nothing is saved.',
     params: projectParams,
     query: DryRunQuery,
-    dryRun: true,
     body: {
       name: 'DependencyWrite',
       schema: DependencyWrite,

@@ -1,3 +1,4 @@
+import { takesDryRun } from '@gantry/contract';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { FileDownload, perform, RawJson, requireScope, type Operation } from '../domain/operation.js';
@@ -33,6 +34,7 @@ export interface RouteDeps {
 export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
   for (const operation of Object.values(operations) as Operation[]) {
     const { def } = operation;
+    const dryRunnable = takesDryRun(def);
     app.route({
       method: def.method,
       url: def.path.replace(/\{(\w+)\}/g, ':$1'),
@@ -56,7 +58,7 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
           { params: request.params, query: request.query, body: bodyOf(def, request.body) },
           {
             idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
-            dryRun: def.dryRun && (request.query as { dryRun?: unknown }).dryRun === 'true',
+            dryRun: dryRunnable && (request.query as { dryRun?: unknown }).dryRun === 'true',
             client: clientInfo(request),
           },
         );
