@@ -95,6 +95,7 @@ function joinedStore(outer: Store, tx: Queries, committed: (() => void)[]): Stor
     q: tx,
     transaction: (work) => work(tx),
     unitOfWork: (work) => work(store),
+    snapshot: (read) => read(tx),
     afterCommit: (callback) => committed.push(callback),
     readVersion: () => null,
     sharedWindows: outer.sharedWindows,
@@ -117,6 +118,11 @@ export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, 
       } finally {
         counter.writes += 1;
       }
+    },
+    snapshot: (read) => {
+      const readOnly = db.transaction().setAccessMode('read only');
+      // SQLite's read transactions see one snapshot already; PostgreSQL's default level gives each statement its own.
+      return (dialect === 'postgres' ? readOnly.setIsolationLevel('repeatable read') : readOnly).execute((trx) => read(queriesFor(trx, dialect)));
     },
     unitOfWork: async (work) => {
       const committed: (() => void)[] = [];

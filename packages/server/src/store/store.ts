@@ -55,6 +55,13 @@ export interface Store {
    */
   unitOfWork<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**
+   * Runs the reads of `read` on one consistent view of the database, which writes committed
+   * meanwhile do not change (PostgreSQL: a read-only repeatable-read transaction; SQLite: a
+   * read transaction, which never takes the write lock). Inside a unit of work it reads as
+   * the unit does.
+   */
+  snapshot<T>(read: (q: Queries) => Promise<T>): Promise<T>;
+  /**
    * Runs `callback` once what was written so far has committed: at once outside a unit
    * of work, after its commit inside one (never, if it rolls back). For caches that must
    * only ever hold committed state.

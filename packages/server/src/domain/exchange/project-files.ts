@@ -26,7 +26,7 @@ const exportMedia = {
 /** The plan as a file for Microsoft Project (with the dates as scheduled) or a spreadsheet (viewers). */
 export async function exportProject(ctx: DomainContext, actor: Actor, projectId: string, format: z.output<typeof ExportFormat>): Promise<FileDownload> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
-  const { document, tasks } = await documentAndTasksOfProject(ctx.store.q, project);
+  const { document, tasks } = await ctx.store.snapshot((q) => documentAndTasksOfProject(q, project));
   const schedule: TaskSchedule = new Map(tasks.flatMap((task) => (task.start_at && task.finish_at ? [[task.id, { startAt: task.start_at, finishAt: task.finish_at }] as const] : [])));
   const { mediaType, extension } = exportMedia[format];
   return new FileDownload(Buffer.from(await writeFileOffThread(format, document, schedule), 'utf8'), mediaType, `${project.key}.${extension}`);

@@ -23,7 +23,7 @@ export async function duplicateProject(
 ): Promise<ProjectFromDocument> {
   const { project } = await requireProject(ctx, actor, projectId, 'viewer');
   const besideSource = input.workspaceId === undefined && (await ctx.store.q.workspaces.findMembership(project.workspace_id, actor.userId)) ? project.workspace_id : undefined;
-  const document = await documentOfProject(ctx.store.q, project);
+  const document = await ctx.store.snapshot((q) => documentOfProject(q, project));
   return createProjectFromDocument(ctx, actor, document, {
     source: 'duplicate',
     name: input.name ?? copyName(project.name),

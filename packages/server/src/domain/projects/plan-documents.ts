@@ -19,7 +19,7 @@ import { insertProject, outlineOrder, type NewProject, type ProjectSource } from
 
 /**
  * The stored plan as a plan document, read with `q` (a transaction's, to read it as a
- * write sees it): refs are the row ids, tasks in outline order, dependencies in the
+ * write sees it; a snapshot's, to read it whole): refs are the row ids, tasks in outline order, dependencies in the
  * order they were made, the project's calendars.
  */
 export async function documentOfProject(q: Queries, project: ProjectRow): Promise<PlanDocument> {

@@ -83,16 +83,18 @@ const [openBracket, comma, closeBracket] = ['[', ',', ']'].map((text) => Buffer.
 /** The full project as stored now, serialised; `committed`: its tasks and links, already known. */
 async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committed: CommittedRows | undefined): Promise<Buffer> {
   const { id: projectId, key: projectKey } = project;
-  const q = ctx.store.q;
-  const [tasks, dependencies, resources, assignments, baselines, baselineTasks, calendars] = await Promise.all([
-    committed?.tasks ?? q.tasks.listForProject(projectId),
-    committed?.dependencies ?? q.tasks.listDependencies(projectId),
-    q.people.listResources(projectId),
-    q.people.listAssignments(projectId),
-    q.baselines.list(projectId),
-    q.baselines.listTasksOfProject(projectId),
-    q.calendars.listForProject(projectId),
-  ]);
+  // One snapshot: a write committing meanwhile cannot give links to tasks the list lacks.
+  const [tasks, dependencies, resources, assignments, baselines, baselineTasks, calendars] = await ctx.store.snapshot((q) =>
+    Promise.all([
+      committed?.tasks ?? q.tasks.listForProject(projectId),
+      committed?.dependencies ?? q.tasks.listDependencies(projectId),
+      q.people.listResources(projectId),
+      q.people.listAssignments(projectId),
+      q.baselines.list(projectId),
+      q.baselines.listTasksOfProject(projectId),
+      q.calendars.listForProject(projectId),
+    ]),
+  );
   // One pass over every baseline's task values (a baseline holds one per task), not one per baseline.
   const tasksOfBaseline = new Map<string, FullProject['baselines'][number]['tasks']>();
   for (const t of baselineTasks) {

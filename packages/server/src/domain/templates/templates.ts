@@ -82,7 +82,7 @@ function templateOf(document: PlanDocument): PlanDocument {
 /** Saves a project as a template of its workspace (editors of the project). */
 export async function saveTemplate(ctx: DomainContext, actor: Actor, input: z.output<typeof TemplateCreate>): Promise<Template> {
   const { project } = await requireProject(ctx, actor, input.projectId, 'editor');
-  const document = templateOf(await documentOfProject(ctx.store.q, project));
+  const document = templateOf(await ctx.store.snapshot((q) => documentOfProject(q, project)));
   const row = {
     id: randomUUID(),
     workspace_id: project.workspace_id,

@@ -12,6 +12,7 @@ import {
   type QueryResult,
   type SqliteDatabase as KyselySqliteDatabase,
   type SqliteDialectConfig,
+  type TransactionSettings,
 } from 'kysely';
 import { yieldIfBusy } from '../../time-slice.js';
 import { workerScriptUrl } from '../../worker-script.js';
@@ -53,6 +54,8 @@ function withStatementCache(database: SqliteDatabase.Database, onClose: () => vo
  */
 class SlicedConnection implements DatabaseConnection {
   inTransaction = false;
+  /** In a read-only transaction (`Store.snapshot`): SQLite refuses writes (`query_only`) until it ends. */
+  readOnly = false;
 
   constructor(private readonly inner: DatabaseConnection) {}
 
@@ -72,7 +75,8 @@ class SlicedConnection implements DatabaseConnection {
  * transaction that reads first fails at once with SQLITE_BUSY when another process (the
  * CLI, `gantry worker`) commits before its first write — its read snapshot is stale, and
  * `busy_timeout` cannot help; an immediate one waits for the lock like any other writer.
- * Our transactions all write, and reads outside them never wait (WAL).
+ * A read-only transaction (`Store.snapshot`) never writes: it begins deferred, and reads
+ * one snapshot without taking the lock (WAL).
  */
 class ImmediateTransactionDriver extends SqliteDriver {
   private readonly sliced = new WeakMap<DatabaseConnection, SlicedConnection>();
@@ -84,19 +88,30 @@ class ImmediateTransactionDriver extends SqliteDriver {
     return sliced;
   }
 
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-    (connection as SlicedConnection).inTransaction = true;
+  override async beginTransaction(connection: DatabaseConnection, settings?: TransactionSettings): Promise<void> {
+    const sliced = connection as SlicedConnection;
+    sliced.readOnly = settings?.accessMode === 'read only';
+    await sliced.executeQuery(CompiledQuery.raw(sliced.readOnly ? 'begin deferred' : 'begin immediate'));
+    if (sliced.readOnly) await sliced.executeQuery(CompiledQuery.raw('pragma query_only = on'));
+    sliced.inTransaction = true;
   }
 
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    (connection as SlicedConnection).inTransaction = false;
-    await super.commitTransaction(connection);
+    await this.endTransaction(connection as SlicedConnection, () => super.commitTransaction(connection));
   }
 
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    (connection as SlicedConnection).inTransaction = false;
-    await super.rollbackTransaction(connection);
+    await this.endTransaction(connection as SlicedConnection, () => super.rollbackTransaction(connection));
+  }
+
+  private async endTransaction(connection: SlicedConnection, end: () => Promise<void>): Promise<void> {
+    connection.inTransaction = false;
+    try {
+      await end();
+    } finally {
+      if (connection.readOnly) await connection.executeQuery(CompiledQuery.raw('pragma query_only = off'));
+      connection.readOnly = false;
+    }
   }
 }
 
