@@ -1,16 +1,12 @@
 import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config.js';
+import { describe, expect, it } from 'vitest';
 import { AuditLog, type AuditEntry } from '../../src/http/audit-log.js';
-import { openStore } from '../../src/store/open-store.js';
-import type { Store } from '../../src/store/store.js';
-import { createTestStoreEnv, type TestStoreEnv } from '../support/test-store.js';
+import { usePrivateStore } from '../support/test-store.js';
 
 // docs/api.md › Authentication: every call is in the audit log; identical reads within one
 // write of the log share an entry that counts them.
 describe('the audit log', () => {
-  let storeEnv: TestStoreEnv;
-  let store: Store;
+  const opened = usePrivateStore();
   const start = Date.parse('2026-03-02T08:00:00.000Z');
   const call = (overrides: Partial<AuditEntry> & { ms: number }): AuditEntry => ({
     credential: { kind: 'api_key', id: 'key-1' },
@@ -24,17 +20,8 @@ describe('the audit log', () => {
     ...overrides,
   });
 
-  beforeAll(async () => {
-    storeEnv = await createTestStoreEnv();
-    ({ store } = await openStore(loadConfig({ ...storeEnv.env, LOG_LEVEL: 'silent' })));
-  });
-  afterAll(async () => {
-    await store.close();
-    await storeEnv.drop();
-  });
-
   it('counts identical reads of one batch in one entry, and keeps every write and every different read apart', async () => {
-    const audit = new AuditLog(store, pino({ level: 'silent' }), 60_000);
+    const audit = new AuditLog(opened.store, pino({ level: 'silent' }), 60_000);
     audit.record(call({ ms: 0 }));
     audit.record(call({ ms: 1, durationMs: 7 }));
     audit.record(call({ ms: 2, status: 404 }));
@@ -46,7 +33,7 @@ describe('the audit log', () => {
     audit.record(call({ ms: 7 })); // a new batch: a new entry
     await audit.close();
 
-    const entries = await store.q.apiKeys.listAuditEntries('key-1');
+    const entries = await opened.store.q.apiKeys.listAuditEntries('key-1');
     expect(entries.map((entry) => [entry.method, entry.path, entry.status, entry.calls, entry.request_id, entry.duration_ms, entry.created_at])).toEqual([
       ['GET', '/api/projects/p1', 200, 3, 'request-0', 7, '2026-03-02T08:00:00.000Z'],
       ['GET', '/api/projects/p1', 404, 1, 'request-2', 1, '2026-03-02T08:00:00.002Z'],
@@ -54,6 +41,6 @@ describe('the audit log', () => {
       ['POST', '/api/projects', 201, 1, 'request-4', 1, '2026-03-02T08:00:00.004Z'],
       ['GET', '/api/projects/p1', 200, 1, 'request-7', 1, '2026-03-02T08:00:00.007Z'],
     ]);
-    expect((await store.q.apiKeys.listAuditEntries('key-2')).map((entry) => entry.calls)).toEqual([1]);
+    expect((await opened.store.q.apiKeys.listAuditEntries('key-2')).map((entry) => entry.calls)).toEqual([1]);
   });
 });

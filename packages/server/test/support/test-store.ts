@@ -3,6 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openStore } from '../../src/store/open-store.js';
+import type { Store } from '../../src/store/store.js';
 
 /**
  * The environment that points a process (server or CLI) at a fresh, private store:
@@ -42,4 +46,18 @@ export async function createTestStoreEnv(): Promise<TestStoreEnv> {
       await client.end();
     },
   };
+}
+
+/** A private store for the tests of one file: opened before them, closed and dropped after. */
+export function usePrivateStore(): { readonly store: Store; readonly storeEnv: TestStoreEnv } {
+  const opened = {} as { store: Store; storeEnv: TestStoreEnv };
+  beforeAll(async () => {
+    opened.storeEnv = await createTestStoreEnv();
+    ({ store: opened.store } = await openStore(loadConfig({ ...opened.storeEnv.env, LOG_LEVEL: 'silent' })));
+  });
+  afterAll(async () => {
+    await opened.store.close();
+    await opened.storeEnv.drop();
+  });
+  return opened;
 }
