@@ -292,6 +292,9 @@ describe('tasks', () => {
       const other = await client.createProject({ name: 'Elsewhere', key: 'ELS' });
       expectStatus(await client.getTask(other.id, task.id), 404);
       expectStatus(await client.patchTask(other.id, task.id, { name: 'hijack' }), 404);
+      const missing = await client.patchTask(project.id, uuid(), { name: 'nobody' });
+      expectStatus(missing, 404);
+      expect(missing.body).toMatchObject({ error: 'not_found' });
     });
 
     it('PATCH changes only the fields sent; null clears nullable fields', async () => {

@@ -52,8 +52,7 @@ export async function saveBaseline(ctx: DomainContext, actor: Actor, projectId: 
   await requireProject(ctx, actor, projectId, 'editor');
   const now = nowIso(ctx);
   return ctx.store.transaction(async (tx) => {
-    await tx.projects.lockForWrite(projectId);
-    const project = (await tx.projects.findById(projectId)) as ProjectRow;
+    const project = (await tx.projects.findForWrite(projectId)) as ProjectRow;
     const baseline = await captureBaseline(tx, project, await tx.tasks.listForProject(projectId), { name: name ?? null, capturedBy: actor.userId, now });
     // Baselines are part of the plan as the full-project read serves it.
     await tx.projects.update(projectId, { plan_version: project.plan_version + 1 });

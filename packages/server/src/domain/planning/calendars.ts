@@ -22,8 +22,7 @@ export async function getCalendar(ctx: DomainContext, actor: Actor, projectId: s
 
 /** The project locked for a calendar write, with its calendars as stored. */
 async function lockedProject(tx: Queries, projectId: string): Promise<{ project: ProjectRow; calendars: CalendarRow[] }> {
-  await tx.projects.lockForWrite(projectId);
-  const project = await tx.projects.findById(projectId);
+  const project = await tx.projects.findForWrite(projectId);
   if (!project) throw notFound('project');
   return { project, calendars: await tx.calendars.listForProject(projectId) };
 }

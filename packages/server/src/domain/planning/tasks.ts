@@ -35,8 +35,10 @@ export async function applyChangeSet(ctx: DomainContext, actor: Actor, projectId
 }
 
 export async function updateTask(ctx: DomainContext, actor: Actor, projectId: string, taskId: string, patch: TaskPatch): Promise<PlanWriteResult> {
-  await requireTask(ctx, actor, projectId, taskId);
-  return writePlan(ctx, actor, projectId, { ...noChanges, updateTasks: [{ ...patch, id: taskId, path: '' }] });
+  // The task is looked up in the plan the write loads (under its lock), not read first on its own.
+  return writePlan(ctx, actor, projectId, { ...noChanges, updateTasks: [{ ...patch, id: taskId, path: '' }] }, async (_tx, plan) => {
+    if (!plan.tasks.has(taskId)) throw notFound('task');
+  });
 }
 
 /** One DependencyCreate or `{dependencies: [...]}`: creates links, or updates type/lag of existing ones. */

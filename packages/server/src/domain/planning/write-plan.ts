@@ -263,8 +263,7 @@ export async function writePlan(
 ): Promise<PlanWriteResult> {
   await requireProject(ctx, actor, projectId, 'editor');
   const written = await ctx.store.transaction(async (tx) => {
-    await tx.projects.lockForWrite(projectId);
-    const project = await tx.projects.findById(projectId);
+    const project = await tx.projects.findForWrite(projectId);
     if (!project) throw notFound('project');
     return writePlanInTransaction(ctx, tx, actor, project, changes, prepare);
   });

@@ -287,8 +287,7 @@ export async function updateProject(
   await requireProject(ctx, actor, projectId, patch.archived === undefined ? 'editor' : 'owner');
   const now = nowIso(ctx);
   const updated = await ctx.store.transaction(async (tx) => {
-    await tx.projects.lockForWrite(projectId);
-    const current = await tx.projects.findById(projectId);
+    const current = await tx.projects.findForWrite(projectId);
     if (!current) throw notFound('project');
     const next: ProjectRow = { ...current };
     for (const [field, column] of Object.entries(patchableColumns)) {
@@ -346,8 +345,7 @@ export async function deleteProject(ctx: DomainContext, actor: Actor, projectId:
   await requireProject(ctx, actor, projectId, 'owner');
   const now = nowIso(ctx);
   await ctx.store.transaction(async (tx) => {
-    await tx.projects.lockForWrite(projectId);
-    const current = await tx.projects.findById(projectId);
+    const current = await tx.projects.findForWrite(projectId);
     if (!current) throw notFound('project');
     // Compared under the lock: the key of a project without tasks may still change.
     if (confirm !== current.key) throw invalid([{ path: 'confirm', message: `must be the key of the project, ${current.key}, to confirm its deletion` }]);

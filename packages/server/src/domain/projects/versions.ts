@@ -37,8 +37,7 @@ export async function saveVersion(ctx: DomainContext, actor: Actor, projectId: s
   await requireProject(ctx, actor, projectId, 'editor');
   const now = nowIso(ctx);
   return ctx.store.transaction(async (tx) => {
-    await tx.projects.lockForWrite(projectId);
-    const project = await tx.projects.findById(projectId);
+    const project = await tx.projects.findForWrite(projectId);
     if (!project) throw notFound('project');
     return insertVersion(tx, project, name ?? null, actor.userId, now);
   });
@@ -97,8 +96,7 @@ export async function restoreVersion(
   await requireProject(ctx, actor, projectId, 'editor');
   const now = nowIso(ctx);
   const restored = await ctx.store.transaction(async (tx) => {
-    await tx.projects.lockForWrite(projectId);
-    const current = await tx.projects.findById(projectId);
+    const current = await tx.projects.findForWrite(projectId);
     if (!current) throw notFound('project');
     const version = await tx.versions.find(projectId, versionId);
     if (!version) throw notFound('version');

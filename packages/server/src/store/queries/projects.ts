@@ -49,13 +49,12 @@ export function projectQueries(db: Executor, dialect: Dialect) {
       return withAccess(userId, options).where('p.id', '=', id).executeTakeFirst();
     },
     /**
-     * Serialises writes to one project until the transaction ends: a row lock on
-     * PostgreSQL; SQLite already has a single writer.
+     * The project, with writes to it serialised until the transaction ends: its row locked
+     * on PostgreSQL (SQLite already has a single writer). Undefined when it does not exist.
      */
-    async lockForWrite(id: string): Promise<void> {
-      if (dialect === 'postgres') {
-        await db.selectFrom('projects').select('id').where('id', '=', id).forUpdate().execute();
-      }
+    findForWrite(id: string): Promise<ProjectRow | undefined> {
+      const query = live().selectAll().where('id', '=', id);
+      return (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst();
     },
     async keyExists(workspaceId: string, key: string): Promise<boolean> {
       const row = await live()
