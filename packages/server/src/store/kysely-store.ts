@@ -105,8 +105,16 @@ function joinedStore(outer: Store, tx: Queries, committed: (() => void)[]): Stor
   return store;
 }
 
-/** The Store over a Kysely instance; the dialect files only build that instance. */
-export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, dataVersion: (() => number) | null): Store {
+/**
+ * The Store over a Kysely instance; the dialect files only build that instance.
+ * `dataVersion`: SQLite's commit counter (readVersion); `counters`: where PostgreSQL's
+ * rate-limit counts are written (dialects/postgres.ts), else the data's own connections.
+ */
+export function createKyselyStore(
+  database: Kysely<Database>,
+  dialect: Dialect,
+  { dataVersion = null, counters = null }: { dataVersion?: (() => number) | null; counters?: Kysely<Database> | null } = {},
+): Store {
   const counter = new WriteCounter();
   const db = database.withPlugin(counter);
   const store: Store = {
@@ -133,12 +141,12 @@ export function createKyselyStore(database: Kysely<Database>, dialect: Dialect, 
     afterCommit: (callback) => callback(),
     readVersion: () => (dataVersion ? `${dataVersion()}:${counter.writes}` : null),
     // The rate-limit statements go around the write counter: counting a request is not a write the caches care about.
-    sharedWindows: dialect === 'postgres' ? postgresWindows(database) : null,
+    sharedWindows: dialect === 'postgres' ? postgresWindows(counters ?? database) : null,
     async ping() {
       await sql`select 1`.execute(db);
     },
     async close() {
-      await db.destroy();
+      await Promise.all([db.destroy(), counters?.destroy()]);
     },
   };
   return store;

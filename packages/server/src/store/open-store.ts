@@ -15,13 +15,15 @@ export interface StoreOptions {
  * applies pending migrations (they are idempotent, so every process may do it).
  */
 export async function openStore(options: StoreOptions): Promise<{ store: Store; applied: string[] }> {
-  const { db, dataVersion } = options.databaseUrl ? { db: openPostgres(options.databaseUrl), dataVersion: null } : openSqlite(options.dataDir, { background: options.background });
+  const { db, counters, dataVersion } = options.databaseUrl
+    ? { ...openPostgres(options.databaseUrl), dataVersion: null }
+    : { ...openSqlite(options.dataDir, { background: options.background }), counters: null };
   const dialect = options.databaseUrl ? 'postgres' : 'sqlite';
   try {
     const applied = await migrateToLatest(db, dialect);
-    return { store: createKyselyStore(db, dialect, dataVersion), applied };
+    return { store: createKyselyStore(db, dialect, { dataVersion, counters }), applied };
   } catch (error) {
-    await db.destroy();
+    await Promise.all([db.destroy(), counters?.destroy()]);
     throw error;
   }
 }
