@@ -533,7 +533,7 @@ export function compileCalendars(inputs: readonly CalendarInput[] | null | undef
   const out = new Map<string, WorkCalendar>();
   for (const id of byId.keys()) {
     const r = resolve(id, new Set());
-    out.set(id, new WorkCalendar(id, new TimeZone(r.zone), r.rules));
+    out.set(id, new WorkCalendar(id, TimeZone.named(r.zone), r.rules));
   }
   return out;
 }

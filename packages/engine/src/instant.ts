@@ -103,6 +103,22 @@ export class TimeZone {
   private readonly fmt: Intl.DateTimeFormat | null;
   /** Offset (minutes) per UTC hour, cached because Intl formatting is slow. */
   private readonly offsetCache = new Map<number, number>();
+  private static readonly byName = new Map<string, TimeZone>();
+
+  /**
+   * The zone of that name, made once per process: making one builds an Intl formatter, and
+   * its offsets, once read, stay cached for every later recalculation.
+   */
+  static named(name: string | null | undefined): TimeZone {
+    const key = name ?? 'UTC';
+    let zone = TimeZone.byName.get(key);
+    if (!zone) {
+      // Names come from calendars, checked by the API; the bound only guards against arbitrary input.
+      if (TimeZone.byName.size >= 1000) TimeZone.byName.clear();
+      TimeZone.byName.set(key, (zone = new TimeZone(key)));
+    }
+    return zone;
+  }
 
   constructor(name: string | null | undefined) {
     let fmt: Intl.DateTimeFormat | null = null;

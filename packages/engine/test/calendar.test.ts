@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { STANDARD_CALENDAR, createCalendar, toEpochMinutes, toIsoString } from '../src/index.js';
+import { STANDARD_CALENDAR, TimeZone, createCalendar, toEpochMinutes, toIsoString } from '../src/index.js';
 import { at } from './support/plan.js';
 
 const std = createCalendar(STANDARD_CALENDAR);
@@ -78,6 +78,11 @@ describe('working-time primitives (scenario 7)', () => {
 
 describe('time zones and DST (product decision 1)', () => {
   const ny = createCalendar({ ...STANDARD_CALENDAR, id: 'ny', timeZone: 'America/New_York' });
+  it('makes each zone once: calendars of one zone share it, from one recalculation to the next', () => {
+    expect(createCalendar({ ...STANDARD_CALENDAR, id: 'again', timeZone: 'America/New_York' }).zone).toBe(ny.zone);
+    expect(TimeZone.named('America/New_York')).toBe(ny.zone);
+    expect(TimeZone.named('Not/AZone').name).toBe('UTC');
+  });
   it('counts wall-clock working minutes across the spring-forward weekend', () => {
     // DST starts Sun 2026-03-08 in New York: 08:00 local is 13:00Z before, 12:00Z after.
     const fri = m('2026-03-06T13:00:00Z'); // Fri 08:00 EST

@@ -18,7 +18,7 @@ export function documentScheduleInput(document: PlanDocument): ScheduleInput {
   // Node 20 has no Map.groupBy.
   const assignments = new Map<string, PlanDocument['assignments']>();
   for (const a of document.assignments) assignments.set(a.taskRef, [...(assignments.get(a.taskRef) ?? []), a]);
-  const zone = new TimeZone(document.calendars.find((c) => c.ref === document.calendarRef)?.timeZone ?? 'UTC');
+  const zone = TimeZone.named(document.calendars.find((c) => c.ref === document.calendarRef)?.timeZone ?? 'UTC');
   return {
     project: {
       startAt: dayStart(document.startDate, zone),

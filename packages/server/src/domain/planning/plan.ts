@@ -67,26 +67,18 @@ export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> 
   };
 }
 
-const utc = new TimeZone('UTC');
-
 /**
  * Midnight of a date where the project works (the zone of its calendar; UTC for the
  * Standard calendar), as an instant: the engine moves it to the first working minute.
  * A project in Tokyo starting on 2 March starts at 08:00 there, 23:00 UTC on 1 March.
  */
-export function dayStart(date: string, zone: TimeZone = utc): string {
+export function dayStart(date: string, zone: TimeZone = TimeZone.named('UTC')): string {
   return toIsoString(zone.toUtc(toEpochMinutes(`${date}T00:00:00.000Z`)!));
 }
 
-/** Zones by name, built once per process: a zone builds an Intl formatter, and every plan write asks for its project's. */
-const zones = new Map<string, TimeZone>([['UTC', utc]]);
-
 /** The time zone of the project calendar (`calendarId` among `calendars`; null = Standard, in UTC). */
 function projectZone(calendars: readonly CalendarRow[], calendarId: string | null): TimeZone {
-  const name = calendars.find((calendar) => calendar.id === calendarId)?.time_zone ?? 'UTC';
-  let zone = zones.get(name);
-  if (!zone) zones.set(name, (zone = new TimeZone(name)));
-  return zone;
+  return TimeZone.named(calendars.find((calendar) => calendar.id === calendarId)?.time_zone ?? 'UTC');
 }
 
 /**
