@@ -54,8 +54,13 @@ export const ErrorBody = z
           .array(z.object({ path: z.string(), taskIds: z.array(z.string()), taskNames: z.array(z.string()) }))
           .optional()
           .describe('Every cycle of a 409 `dependency_cycle`.'),
+        usedBy: z
+          .object({ project: z.boolean(), taskIds: z.array(z.string()), calendarIds: z.array(z.string()) })
+          .optional()
+          .describe('What works on a calendar whose deletion is refused with 409 `conflict`: the project, tasks, calendars based on it.'),
       })
       .catchall(z.unknown())
       .optional(),
   })
   .describe('Every error: a stable code and optional details.');
+export type ErrorBody = z.infer<typeof ErrorBody>;

@@ -23,7 +23,8 @@ export const errorCatalogue = {
   },
   conflict: {
     status: 409,
-    description: 'The request conflicts with the current state (for example a project key already used in the workspace, or a key that is locked).',
+    description:
+      'The request conflicts with the current state (for example a project key already used in the workspace, a key that is locked, or a calendar something works on being deleted: `details.usedBy`).',
   },
   dependency_cycle: {
     status: 409,

@@ -631,6 +631,23 @@ export const routes = {
     response: { status: 200, name: 'CalendarPatchResult', schema: CalendarPatchResult },
     errors: ['invalid_request', 'not_found'],
   }),
+  deleteCalendar: route({
+    operationId: 'deleteCalendar',
+    method: 'DELETE',
+    path: '/api/projects/{projectId}/calendars/{calendarId}',
+    scope: 'write',
+    credentials: 'session',
+    destructive: true,
+    tag: 'Calendars',
+    summary: 'Delete a working calendar that nothing works on (editors and owners)',
+    description: [
+      sessionOnlyDeletion,
+      'Deleting a calendar never moves a date: one that the project, a task or another calendar (as its base) works on is refused with 409 `conflict`, and `details.usedBy` says which (`project`: boolean, `taskIds`, `calendarIds`); move them to another calendar first.',
+    ].join('\n\n'),
+    params: calendarParams,
+    response: { status: 204, name: 'NoContent', schema: z.void() },
+    errors: ['not_found', 'conflict'],
+  }),
   getForecast: route({
     operationId: 'getForecast',
     method: 'GET',

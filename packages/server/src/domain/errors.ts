@@ -42,7 +42,7 @@ export function conflict(message: string, fields?: FieldProblem[]): AppError {
   return new AppError('conflict', message, fields ? { fields } : undefined);
 }
 
-/** 403 `destructive`: API keys and OAuth tokens never delete projects or tasks (the web app does, for the person signed in). */
+/** 403 `destructive`: API keys and OAuth tokens never delete projects, tasks or calendars (the web app does, for the person signed in). */
 export function destructiveRefused(): AppError {
-  return forbidden('destructive', 'projects and tasks cannot be deleted with API keys or by apps; delete them in the web app');
+  return forbidden('destructive', 'API keys and apps cannot delete: projects, tasks and calendars are deleted by the person signed in, in the web app');
 }

@@ -9,7 +9,7 @@ import { putAssignees } from './planning/assignees.js';
 import { forecastFinish } from './planning/forecast.js';
 import { levelProject } from './planning/leveling.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
-import { createCalendar, getCalendar, listCalendars, updateCalendar } from './planning/calendars.js';
+import { createCalendar, deleteCalendar, getCalendar, listCalendars, updateCalendar } from './planning/calendars.js';
 import { createComment, listComments } from './planning/comments.js';
 import { applyChangeSet, createTask, deleteDependency, deleteTask, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
 import type { PlanWriteResult } from './planning/write-plan.js';
@@ -95,6 +95,7 @@ export const operations = {
   createCalendar: defineOperation(routes.createCalendar, async (ctx, actor, { params, body }) => ({ calendar: await createCalendar(ctx, actor, params.projectId, body) })),
   getCalendar: defineOperation(routes.getCalendar, async (ctx, actor, { params }) => ({ calendar: await getCalendar(ctx, actor, params.projectId, params.calendarId) })),
   updateCalendar: defineOperation(routes.updateCalendar, (ctx, actor, { params, body }) => updateCalendar(ctx, actor, params.projectId, params.calendarId, body)),
+  deleteCalendar: defineOperation(routes.deleteCalendar, (ctx, actor, { params }) => deleteCalendar(ctx, actor, params.projectId, params.calendarId)),
 
   getForecast: defineOperation(routes.getForecast, async (ctx, actor, { params, query }) => ({ forecast: await forecastFinish(ctx, actor, params.projectId, query) })),
   levelResources: defineOperation(routes.levelResources, async (ctx, actor, { params, body }) => writeResult(await levelProject(ctx, actor, params.projectId, body))),

@@ -14,6 +14,7 @@ import {
   type PlanningClient,
   type User,
 } from '../support/planning.js';
+import { signedInPerson } from '../support/sessions.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 interface Calendar {
@@ -94,6 +95,48 @@ describe('calendars', () => {
     const replanned = await server.request<{ calendars: Calendar[] }>('GET', `/api/projects/${project.id}`, { key: owner.key });
     expect(replanned.body.calendars.find((calendar) => calendar.id === created.id)).toEqual(patched.body.calendar);
     expectStatus(await server.request('GET', `${calendarsPath(project.id)}/${uuid()}`, { key: owner.key }), 404);
+  });
+
+  it('deletes a calendar nothing works on, for the person signed in alone; one in use is refused with 409 naming what works on it', async () => {
+    const person = await signedInPerson(server, 'calendar-keeper@example.com');
+    const asPerson = <T>(method: string, pathname: string, body?: unknown) => server.request<T>(method, pathname, { headers: person.headers, body });
+    const { body: created } = await asPerson<{ project: { id: string } }>('POST', '/api/projects', { name: 'Calendars to tidy' });
+    const projectId = created.project.id;
+    const make = async (body: Record<string, unknown>) => (await asPerson<{ calendar: Calendar }>('POST', calendarsPath(projectId), body)).body.calendar;
+    const base = await make({ name: 'Base' });
+    const derived = await make({ name: 'Derived', baseCalendarId: base.id });
+    const ofProject = await make({ name: 'Project calendar' });
+    const ofTask = await make({ name: 'Task calendar' });
+    const unused = await make({ name: 'Unused', exceptions: [{ name: 'Christmas', from: '2026-12-25', to: '2026-12-25', intervals: [] }] });
+    expectStatus(await asPerson('PATCH', `/api/projects/${projectId}`, { calendarId: ofProject.id }), 200);
+    const { body: written } = await asPerson<{ tasks: { id: string }[] }>('POST', `/api/projects/${projectId}/tasks`, { name: 'On a calendar of its own', calendarId: ofTask.id });
+    const taskId = written.tasks[0]!.id;
+    const remove = (calendar: Calendar, options: { key?: string } = {}) =>
+      server.request('DELETE', `${calendarsPath(projectId)}/${calendar.id}`, options.key ? { key: options.key } : { headers: person.headers });
+    const names = async () => (await asPerson<{ calendars: Calendar[] }>('GET', calendarsPath(projectId))).body.calendars.map((calendar) => calendar.name);
+
+    // An API key never deletes, not even what the person may delete; a viewer may not either.
+    const key = ((await server.cli('key', 'create', '--email', person.email, '--scope', 'write', '--json')).json as { key: string }).key;
+    expectRefused(await remove(unused, { key }), 403, { error: 'forbidden', details: { reason: 'destructive' } });
+    const viewer = await signedInPerson(server, 'calendar-viewer@example.com');
+    await addProjectMember(server, projectId, viewer.email, 'viewer');
+    expectRefused(await server.request('DELETE', `${calendarsPath(projectId)}/${unused.id}`, { headers: viewer.headers }), 403, { details: { reason: 'insufficient_role' } });
+
+    // In use by the project, by a task, as the base of another calendar: refused, nothing moves.
+    const before = (await asPerson<{ tasks: unknown[] }>('GET', `/api/projects/${projectId}`)).body.tasks;
+    expectRefused(await remove(ofProject), 409, { error: 'conflict', details: { usedBy: { project: true, taskIds: [], calendarIds: [] } } });
+    expectRefused(await remove(ofTask), 409, { error: 'conflict', details: { usedBy: { project: false, taskIds: [taskId], calendarIds: [] } } });
+    expectRefused(await remove(base), 409, { error: 'conflict', details: { usedBy: { project: false, taskIds: [], calendarIds: [derived.id] } } });
+    expect((await asPerson<{ tasks: unknown[] }>('GET', `/api/projects/${projectId}`)).body.tasks).toEqual(before);
+    expect(await names()).toEqual(['Base', 'Derived', 'Project calendar', 'Task calendar', 'Unused']);
+
+    expectStatus(await remove(unused), 204);
+    expectStatus(await remove(unused), 404);
+    expectStatus(await remove(derived), 204);
+    expectStatus(await remove(base), 204);
+    expect(await names()).toEqual(['Project calendar', 'Task calendar']);
+    // The full read (cached per plan version) no longer holds them either.
+    expect((await asPerson<{ calendars: Calendar[] }>('GET', `/api/projects/${projectId}`)).body.calendars.map((calendar) => calendar.name)).toEqual(['Project calendar', 'Task calendar']);
   });
 
   it('refuses what the scheduler cannot work with: 400 invalid_request naming each field', async () => {

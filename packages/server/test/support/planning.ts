@@ -1,3 +1,4 @@
+import type { ErrorBody } from '@gantry/contract';
 import { schedule } from '@gantry/engine';
 import { expect } from 'vitest';
 import { engineInput, loadPlan } from '../../src/domain/planning/plan.js';
@@ -59,15 +60,8 @@ export interface WriteResult {
   projectFinishAt: string;
   stats: { taskCount: number; recomputedCount: number; savedCount: number; durationMs: number };
 }
-export interface ErrorBody {
-  error: string;
-  message?: string;
-  details?: {
-    fields?: { path: string; message: string }[];
-    reason?: string;
-    cycles?: { path: string; taskIds: string[]; taskNames: string[] }[];
-  };
-}
+/** The contract's error body. */
+export type { ErrorBody };
 export type Body<T> = T & ErrorBody;
 export type User = Awaited<ReturnType<typeof provisionUser>>;
 

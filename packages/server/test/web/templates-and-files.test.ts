@@ -91,6 +91,23 @@ describe('the web app: projects from templates and files, saved versions, export
     await panel.getByText(/Founding day: 2027-03-01/).waitFor();
     await screenshot(page, '04-calendars');
 
+    // A calendar nothing works on is deleted from the panel; the project's own is refused, saying why.
+    await panel.getByLabel('Calendar name').fill('Spare');
+    await panel.getByRole('button', { name: 'Create calendar' }).click();
+    await panel.getByRole('heading', { name: /Spare/ }).waitFor();
+    const dialog = page.getByRole('dialog');
+    await panel.getByRole('region', { name: 'Calendar Spare' }).getByRole('button', { name: 'Delete calendar' }).click();
+    await dialog.getByLabel('Type Spare to confirm').fill('Spare');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await panel.getByText('Calendar "Spare" deleted.').waitFor();
+    expect(await panel.getByRole('region', { name: 'Calendar Spare' }).count()).toBe(0);
+    await panel.getByRole('region', { name: 'Calendar Tokyo office' }).getByRole('button', { name: 'Delete calendar' }).click();
+    await dialog.getByLabel('Type Tokyo office to confirm').fill('Tokyo office');
+    await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await dialog.getByText(/in use \(the project\)/).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await panel.getByRole('region', { name: 'Calendar Tokyo office' }).waitFor();
+
     const task = async () => (await server.request<{ tasks: { name: string; startAt: string }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks[0]!;
     // Tuesday 2 March, 08:00 in Tokyo: the holiday moved it a day, the zone nine hours.
     expect((await task()).startAt).toBe('2027-03-01T23:00:00.000Z');

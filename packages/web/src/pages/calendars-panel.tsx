@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field, SidePanel } from '../components';
+import { ConfirmDeletion } from '../confirm-dialog';
 import type { Calendar, Project } from '../types';
 
 type Interval = [string, string];
@@ -131,9 +132,10 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
   );
 }
 
-/** One calendar: its week, its holidays (non-working exceptions), one added or removed at a time. */
+/** One calendar: its week, its holidays (non-working exceptions), one added or removed at a time; the calendar deleted once nothing works on it. */
 function CalendarHolidays({ calendar, editable, path, run, rescheduled }: { calendar: Calendar; editable: boolean; path: string; run(action: () => Promise<string>): Promise<void>; rescheduled(answer: { rescheduled: boolean }): string }) {
   const [holiday, setHoliday] = useState({ name: '', from: '', to: '' });
+  const [deleting, setDeleting] = useState(false);
   const save = (exceptions: Calendar['exceptions'], done: string) =>
     run(async () => `${done}${rescheduled(await api<{ rescheduled: boolean }>('PATCH', path, { exceptions }))}`);
   const add = (event: FormEvent) => {
@@ -147,6 +149,23 @@ function CalendarHolidays({ calendar, editable, path, run, rescheduled }: { cale
         {calendar.name} <span className="muted">{calendar.timeZone}</span>
       </h3>
       <p className="muted">{weekSummary(calendar.weekly)}</p>
+      {editable && (
+        <button type="button" className="link danger" onClick={() => setDeleting(true)}>
+          Delete calendar
+        </button>
+      )}
+      {deleting && (
+        <ConfirmDeletion
+          title={`Delete the calendar ${calendar.name}?`}
+          explanation="The calendar and its holidays are deleted. Only a calendar nothing works on can be: no date moves."
+          expected={calendar.name}
+          onConfirm={async () => {
+            await api('DELETE', path);
+            await run(async () => `Calendar "${calendar.name}" deleted.`);
+          }}
+          onClose={() => setDeleting(false)}
+        />
+      )}
       <ul>
         {calendar.exceptions.map((exception, index) => (
           <li key={`${exception.from}-${index}`}>

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Calendar, CalendarCreate, CalendarPatch, Conflict } from '@gantry/contract';
 import type { CalendarRow, ProjectRow, Queries } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
-import { invalid, notFound } from '../errors.js';
+import { AppError, invalid, notFound } from '../errors.js';
 import { requireProject } from '../permissions.js';
 import { calendarAndDependents, calendarProblems, presentCalendar } from './calendar-rows.js';
 import { firstWorkingMinute } from './plan.js';
@@ -58,6 +58,32 @@ export async function createCalendar(ctx: DomainContext, actor: Actor, projectId
     return created;
   });
   return presentCalendar(row);
+}
+
+/**
+ * Deletes a calendar nothing works on (editors and owners; the web app alone, as every
+ * deletion): one the project, a task or another calendar works on is refused with 409
+ * `conflict` naming them, so a deletion never moves a date. The plan version moves, as the
+ * cached plan holds the calendars.
+ */
+export async function deleteCalendar(ctx: DomainContext, actor: Actor, projectId: string, calendarId: string): Promise<void> {
+  await requireProject(ctx, actor, projectId, 'editor');
+  await ctx.store.transaction(async (tx) => {
+    const { project, calendars } = await lockedProject(tx, projectId);
+    const calendar = calendars.find((candidate) => candidate.id === calendarId);
+    if (!calendar) throw notFound('calendar');
+    const usedBy = {
+      project: project.calendar_id === calendarId,
+      taskIds: await tx.calendars.tasksOn(projectId, calendarId),
+      calendarIds: calendars.filter((candidate) => candidate.base_calendar_id === calendarId).map((candidate) => candidate.id),
+    };
+    if (usedBy.project || usedBy.taskIds.length > 0 || usedBy.calendarIds.length > 0) {
+      const users = [usedBy.project && 'the project', usedBy.taskIds.length > 0 && `${usedBy.taskIds.length} task(s)`, usedBy.calendarIds.length > 0 && `${usedBy.calendarIds.length} calendar(s) based on it`];
+      throw new AppError('conflict', `the calendar "${calendar.name}" is in use (${users.filter(Boolean).join(', ')}): move them to another calendar first`, { usedBy });
+    }
+    await tx.calendars.delete(calendarId);
+    await tx.projects.update(projectId, { plan_version: project.plan_version + 1 });
+  });
 }
 
 /**

@@ -19,6 +19,14 @@ export function calendarQueries(db: Executor) {
     async update(id: string, changes: Updateable<CalendarsTable>): Promise<void> {
       await db.updateTable('calendars').set(changes).where('id', '=', id).execute();
     },
+    async delete(id: string): Promise<void> {
+      await db.deleteFrom('calendars').where('id', '=', id).execute();
+    },
+    /** The tasks of the project that work on the calendar. */
+    async tasksOn(projectId: string, id: string): Promise<string[]> {
+      const rows = await db.selectFrom('tasks').select('id').where('project_id', '=', projectId).where('calendar_id', '=', id).orderBy('number').execute();
+      return rows.map((row) => row.id);
+    },
     /** Whether any task of the project works on one of these calendars. */
     async usedByTasks(projectId: string, ids: readonly string[]): Promise<boolean> {
       if (ids.length === 0) return false;
