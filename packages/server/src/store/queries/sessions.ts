@@ -11,8 +11,15 @@ export function sessionQueries(db: Executor) {
     async insert(row: Insertable<WebSessionsTable>): Promise<void> {
       await db.insertInto('web_sessions').values(row).execute();
     },
-    findByDigest(digest: string): Promise<WebSessionRow | undefined> {
-      return db.selectFrom('web_sessions').selectAll().where('token_digest', '=', digest).executeTakeFirst();
+    /** The session with its person's name and e-mail address: one statement for each call of the web app. */
+    findByDigestWithUser(digest: string) {
+      return db
+        .selectFrom('web_sessions as s')
+        .innerJoin('users as u', 'u.id', 's.user_id')
+        .selectAll('s')
+        .select(['u.email', 'u.name as user_name'])
+        .where('s.token_digest', '=', digest)
+        .executeTakeFirst();
     },
     findById(id: string): Promise<WebSessionRow | undefined> {
       return db.selectFrom('web_sessions').selectAll().where('id', '=', id).executeTakeFirst();
