@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { availableParallelism } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { limits } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
-import { readMspdiOffThread, writeFileOffThread } from '../../src/domain/exchange/off-thread.js';
+import { fileJobThreads, readMspdiOffThread, writeFileOffThread } from '../../src/domain/exchange/off-thread.js';
 import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
 import { scheduleDocument } from '../../src/domain/exchange/schedule-document.js';
 import { writeMspdi } from '../../src/domain/exchange/mspdi/write.js';
@@ -311,5 +312,16 @@ describe('file work off the main thread', () => {
     const schedule = new Map(document.tasks.map((task) => [task.ref, { startAt: '2026-03-02T08:00:00.000Z', finishAt: '2026-03-03T17:00:00.000Z' }]));
     expect(await writeFileOffThread('mspdi', document, schedule)).toBe(writeMspdi(document, schedule));
     expect(await writeFileOffThread('csv', document, schedule)).toBe(writeCsv(document, schedule));
+  });
+
+  it('keeps its threads for the next jobs, and no more of them than cores, however many jobs come at once', async () => {
+    const xml = readFileSync(join(FIXTURES, 'task-links-project2019-mspdi.xml'), 'utf8');
+    const reads = await Promise.all(Array.from({ length: 3 * availableParallelism() }, () => readMspdiOffThread(xml)));
+    expect(reads.every((read) => read.document.tasks.length === readMspdi(xml).document.tasks.length)).toBe(true);
+    const threads = fileJobThreads();
+    expect(threads).toBeGreaterThan(0);
+    expect(threads).toBeLessThanOrEqual(availableParallelism());
+    for (let job = 0; job < 3; job++) await readMspdiOffThread(xml);
+    expect(fileJobThreads()).toBe(threads);
   });
 });

@@ -1,4 +1,5 @@
-import { Worker } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { Piscina } from 'piscina';
 import type { FieldProblem } from '@gantry/contract';
 import { workerScriptUrl } from '../../worker-script.js';
 import { invalid } from '../errors.js';
@@ -13,18 +14,23 @@ export type FileJob = { kind: 'readMspdi'; xml: string } | { kind: 'write'; form
 export type FileAnswer = { read: Read } | { written: string } | { problems: FieldProblem[] };
 
 /**
- * Runs a file job on a worker thread. Reading and writing files is synchronous: parsing
- * takes about a tenth of a second per megabyte, and writing a 10,000-task plan as XML a
- * quarter of a second; on the main thread that would hold every other request of the
- * server as long, on its own thread it holds none.
+ * Threads for file jobs, made on the first job. Reading and writing files is synchronous:
+ * parsing takes about a tenth of a second per megabyte, and writing a 10,000-task plan as
+ * XML a quarter of a second; on the main thread that would hold every other request of the
+ * server as long, on a thread of its own it holds none. The pool bounds the threads (one
+ * per core at most, each with its heap): more jobs at once wait their turn instead of each
+ * making a thread, and a thread idle for a minute ends.
  */
+let pool: Piscina<FileJob, FileAnswer> | undefined;
+
+/** How many threads the pool holds now (0 before the first job). */
+export function fileJobThreads(): number {
+  return pool?.threads.length ?? 0;
+}
+
 function runFileJob(job: FileJob): Promise<FileAnswer> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(workerScriptUrl(import.meta.url, 'file-worker.js'), { workerData: job });
-    worker.once('message', resolve);
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the file worker stopped (exit code ${code}) without an answer`)));
-  });
+  pool ??= new Piscina({ filename: workerScriptUrl(import.meta.url, 'file-worker.js').href, minThreads: 0, maxThreads: availableParallelism(), idleTimeout: 60_000 });
+  return pool.run(job);
 }
 
 /** `readMspdi` on a worker thread: the same plan and report, or the same `invalid` (path `data`) for a file that cannot be read. */
