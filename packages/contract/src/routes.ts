@@ -64,6 +64,7 @@ import {
   SessionResponse,
   SignUp,
   SignUpAccepted,
+  WebSessionList,
 } from './resources/users.js';
 import {
   DeliveryList,
@@ -248,6 +249,30 @@ export const routes = {
     summary: 'Sign out: the session ends and its cookie is cleared',
     response: { status: 204, name: 'NoContent', schema: z.void() },
     errors: [],
+  }),
+  listSessions: route({
+    operationId: 'listSessions',
+    method: 'GET',
+    path: '/api/auth/sessions',
+    scope: 'read',
+    credentials: 'session',
+    tag: 'Web sessions',
+    summary: 'The browsers where the signed-in person is signed in, the most recently used first',
+    response: { status: 200, name: 'WebSessionList', schema: WebSessionList },
+    errors: [],
+  }),
+  endSessionById: route({
+    operationId: 'endSessionById',
+    method: 'DELETE',
+    path: '/api/auth/sessions/{sessionId}',
+    scope: 'write',
+    credentials: 'session',
+    tag: 'Web sessions',
+    summary: 'Sign a browser out: its session ends at once',
+    description: "One of the signed-in person's own sessions (404 otherwise). Ending the asking browser's own session signs it out, and clears its cookie.",
+    params: z.object({ sessionId: Uuid }),
+    response: { status: 204, name: 'NoContent', schema: z.void() },
+    errors: ['not_found'],
   }),
   requestPasswordReset: route({
     operationId: 'requestPasswordReset',

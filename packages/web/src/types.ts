@@ -22,6 +22,7 @@ export type ApiKey = z.infer<typeof contract.ApiKey>;
 export type Webhook = z.infer<typeof contract.Webhook>;
 export type Delivery = z.infer<typeof contract.Delivery>;
 export type OAuthGrant = z.infer<typeof contract.OAuthGrant>;
+export type WebSession = z.infer<typeof contract.WebSession>;
 export type Invite = z.infer<typeof contract.Invite>;
 export type ProjectRole = z.infer<typeof contract.ProjectRole>;
 export type Template = z.infer<typeof contract.Template>;

@@ -28,6 +28,18 @@ export type OAuthGrant = z.infer<typeof OAuthGrant>;
 export const OAuthGrantList = z.object({ grants: z.array(OAuthGrant) });
 export const OAuthGrantRevoked = z.object({ id: z.string(), revoked: z.literal(true) });
 
+/** A browser where the person is signed in (a web session), as the person sees it. */
+export const WebSession = z.object({
+  id: Uuid,
+  userAgent: z.string().nullable().describe('The browser that signed in, as it named itself'),
+  createdAt: DateTime.describe('When it signed in'),
+  lastSeenAt: DateTime.describe('Its latest call, to within a few minutes'),
+  expiresAt: DateTime,
+  current: z.boolean().describe('The browser asking'),
+});
+export type WebSession = z.infer<typeof WebSession>;
+export const WebSessionList = z.object({ sessions: z.array(WebSession) });
+
 const Email = z.email().max(limits.emailMaxLength);
 const NewPassword = z
   .string()

@@ -16,7 +16,7 @@ import type { PlanWriteResult } from './planning/write-plan.js';
 import { duplicateProject } from './projects/duplicate.js';
 import { createProject, deleteProject, getFullProjectJson, listProjects, updateProject } from './projects/projects.js';
 import { listVersions, restoreVersion, saveVersion } from './projects/versions.js';
-import { currentSession, endSession } from './sessions.js';
+import { currentSession, endSession, endSessionById, listSessions } from './sessions.js';
 import { getCurrentUser } from './users.js';
 import { listDeliveries, pingWebhook, resendDelivery } from './webhooks/deliveries.js';
 import { createWebhook, deleteWebhook, enableWebhook, listWebhooks, presentWebhook, requireWebhook, rotateWebhookSecret } from './webhooks/subscriptions.js';
@@ -52,6 +52,12 @@ export const operations = {
   deleteSession: defineOperation(routes.deleteSession, async (ctx, actor) => {
     await endSession(ctx, actor);
     return new WithSession(null, undefined);
+  }),
+  listSessions: defineOperation(routes.listSessions, async (ctx, actor) => ({ sessions: await listSessions(ctx, actor) })),
+  endSessionById: defineOperation(routes.endSessionById, async (ctx, actor, { params }) => {
+    const { current } = await endSessionById(ctx, actor, params.sessionId);
+    // The asking browser signed itself out: its cookie is cleared, as on sign-out.
+    return current ? new WithSession(null, undefined) : undefined;
   }),
   requestPasswordReset: definePublicOperation(routes.requestPasswordReset, async (ctx, { body }, client) => {
     await requestPasswordReset(ctx, body.email, client);

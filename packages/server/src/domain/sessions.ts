@@ -1,8 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { User } from '@gantry/contract';
+import type { User, WebSession as SessionView } from '@gantry/contract';
 import type { Queries } from '../store/store.js';
-import type { Actor, DomainContext } from './context.js';
-import { AppError } from './errors.js';
+import { nowIso, type Actor, type DomainContext } from './context.js';
+import { AppError, notFound } from './errors.js';
 import { sameSecret, secretDigest } from './secrets.js';
 import { displayName, presentUser } from './users.js';
 
@@ -119,4 +119,21 @@ export async function currentSession(ctx: DomainContext, actor: Actor): Promise<
 /** Signs out: the actor's session ends. */
 export async function endSession(ctx: DomainContext, actor: Actor): Promise<void> {
   await ctx.store.q.sessions.delete(sessionIdOf(actor));
+}
+
+/** The person's sessions that have not expired, the most recently used first (`GET /api/auth/sessions`). */
+export async function listSessions(ctx: DomainContext, actor: Actor): Promise<SessionView[]> {
+  const [currentId, now] = [sessionIdOf(actor), nowIso(ctx)];
+  const rows = (await ctx.store.q.sessions.listForUser(actor.userId)).filter((row) => row.expires_at > now);
+  rows.sort((a, b) => (a.last_seen_at < b.last_seen_at ? 1 : a.last_seen_at > b.last_seen_at ? -1 : 0));
+  return rows.map((row) => ({ id: row.id, userAgent: row.user_agent, createdAt: row.created_at, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at, current: row.id === currentId }));
+}
+
+/** Ends one of the person's own sessions (404 for any other); answers whether it was the asking browser's. */
+export async function endSessionById(ctx: DomainContext, actor: Actor, sessionId: string): Promise<{ current: boolean }> {
+  const current = sessionIdOf(actor) === sessionId;
+  const row = await ctx.store.q.sessions.findById(sessionId);
+  if (!row || row.user_id !== actor.userId) throw notFound('session');
+  await ctx.store.q.sessions.delete(sessionId);
+  return { current };
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawPost } from '../mcp/support.js';
-import { sessionCookieOf, signIn } from '../support/sessions.js';
+import { sessionCookieOf, signedInPerson, signIn } from '../support/sessions.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 const hour = 60 * 60 * 1000;
@@ -164,6 +164,47 @@ describe('web sessions', () => {
       expect((await server.request(method, path, { headers: other.headers })).status, `${method} ${path}`).toBe(401);
     }
     // The person's other browser stays signed in.
+    expect((await server.request('GET', '/api/auth/session', { headers: { cookie: person.cookie } })).status).toBe(200);
+  });
+
+  it('lists the browsers signed in, and signs any of them out from another; a key may not, nor may another person', async () => {
+    const person = await signUpAndVerify(server, 'browsers@example.com');
+    const signInFrom = async (userAgent: string) => {
+      const response = await server.request<{ csrfToken: string }>('POST', '/api/auth/session', { body: { email: 'browsers@example.com', password }, headers: { 'user-agent': userAgent } });
+      expect(response.status).toBe(200);
+      const cookie = sessionCookieOf(response.headers) as string;
+      return { cookie, headers: { cookie, 'x-csrf-token': response.body.csrfToken } };
+    };
+    const laptop = await signInFrom('Laptop browser');
+    const phone = await signInFrom('Phone browser');
+    type Listed = { sessions: { id: string; userAgent: string | null; createdAt: string; lastSeenAt: string; expiresAt: string; current: boolean }[] };
+    const listed = await server.request<Listed>('GET', '/api/auth/sessions', { headers: { cookie: laptop.cookie } });
+    expect(listed.status).toBe(200);
+    expect(listed.body.sessions).toHaveLength(3);
+    expect(listed.body.sessions.filter((session) => session.current).map((session) => session.userAgent)).toEqual(['Laptop browser']);
+    const phoneSession = listed.body.sessions.find((session) => session.userAgent === 'Phone browser')!;
+    expect(phoneSession).toMatchObject({ current: false, createdAt: expect.any(String), lastSeenAt: expect.any(String), expiresAt: expect.any(String) });
+
+    // Keys are not the person: 401; another person's session, or none, is not found.
+    const stranger = await signedInPerson(server, 'someone-else@example.com');
+    const key = ((await server.cli('key', 'create', '--email', stranger.email, '--scope', 'write', '--json')).json as { key: string }).key;
+    expect((await server.request('GET', '/api/auth/sessions', { key })).status).toBe(401);
+    expect((await server.request('DELETE', `/api/auth/sessions/${phoneSession.id}`, { headers: stranger.headers })).status).toBe(404);
+    expect((await server.request('DELETE', `/api/auth/sessions/${crypto.randomUUID()}`, { headers: laptop.headers })).status).toBe(404);
+
+    // The laptop signs the phone out: the phone's cookie stops working at once, the laptop's does not.
+    const out = await server.request('DELETE', `/api/auth/sessions/${phoneSession.id}`, { headers: laptop.headers });
+    expect(out.status).toBe(204);
+    expect(out.headers.getSetCookie()).toEqual([]);
+    expect((await server.request('GET', '/api/auth/session', { headers: { cookie: phone.cookie } })).status).toBe(401);
+    expect((await server.request<Listed>('GET', '/api/auth/sessions', { headers: { cookie: laptop.cookie } })).body.sessions.map((session) => session.userAgent)).not.toContain('Phone browser');
+
+    // Ending its own session signs the laptop out, as signing out does.
+    const laptopId = listed.body.sessions.find((session) => session.current)!.id;
+    const own = await server.request('DELETE', `/api/auth/sessions/${laptopId}`, { headers: laptop.headers });
+    expect(own.status).toBe(204);
+    expect(own.headers.getSetCookie()).toContainEqual(expect.stringMatching(/^gantry_session=; Max-Age=0/));
+    expect((await server.request('GET', '/api/auth/session', { headers: { cookie: laptop.cookie } })).status).toBe(401);
     expect((await server.request('GET', '/api/auth/session', { headers: { cookie: person.cookie } })).status).toBe(200);
   });
 

@@ -139,4 +139,27 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     expect(events('member.joined')[0]).toMatchObject({ actor: { name: 'Gus Guest' }, data: { member: { name: 'Gus Guest', role: 'editor' } } });
     expect(events('task.created')[0]).toMatchObject({ actor: { name: 'Gus Guest', client: null } });
   });
+
+  test('a browser left signed in elsewhere is signed out from the settings', async () => {
+    const elsewhere = await signedIn('traveller@example.com', 'Tina Traveller');
+    const here = await newPage(browser);
+    await here.goto(`${server.url}/sign-in`);
+    await here.getByLabel('E-mail').fill('traveller@example.com');
+    await here.getByLabel('Password').fill('correct horse battery');
+    await here.getByRole('button', { name: 'Sign in' }).click();
+    await here.getByRole('heading', { name: 'Projects' }).waitFor();
+    await here.getByRole('link', { name: 'Tina Traveller' }).click();
+    const browsers = here.getByRole('region', { name: 'Signed-in browsers' });
+    await browsers.getByText('This browser').waitFor();
+    expect(await browsers.getByRole('row').count()).toBe(3); // the header, this browser, the other
+    await browsers.scrollIntoViewIfNeeded();
+    await screenshot(here, '03-signed-in-browsers');
+    await browsers.getByRole('button', { name: 'Sign out' }).click();
+    await expect.poll(() => browsers.getByRole('row').count()).toBe(2);
+    // The other browser is signed out at once: its next page asks it to sign in.
+    await elsewhere.reload();
+    await elsewhere.getByRole('button', { name: 'Sign in' }).waitFor();
+    await here.reload();
+    await here.getByRole('heading', { name: 'Settings' }).waitFor();
+  });
 });

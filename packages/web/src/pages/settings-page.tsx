@@ -1,9 +1,9 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field, TableHead } from '../components';
 import { formatDateTime, localeNames } from '../format';
 import { useSession } from '../session';
-import type { ApiKey, Delivery, OAuthGrant, User, Webhook, Workspace } from '../types';
+import type { ApiKey, Delivery, OAuthGrant, User, Webhook, WebSession, Workspace } from '../types';
 
 /** Loads a list once and on demand, keeping the error for the section to show. */
 function useList<T>(path: string, key: string) {
@@ -60,6 +60,19 @@ function ProfileSection() {
         <button type="submit">Save profile</button>
       </form>
     </section>
+  );
+}
+
+/** A row's one action (a danger link), or what stands in its place where it no longer applies. */
+function RowAction({ instead, label, onClick }: { instead: ReactNode; label: string; onClick(): void }) {
+  return (
+    <td className="row-actions">
+      {instead ?? (
+        <button type="button" className="link danger" onClick={onClick}>
+          {label}
+        </button>
+      )}
+    </td>
   );
 }
 
@@ -141,15 +154,7 @@ function ApiKeysSection() {
               <td>{formatDateTime(key.createdAt)}</td>
               <td>{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : 'never'}</td>
               <td>{key.expiresAt ? formatDateTime(key.expiresAt) : 'never'}</td>
-              <td className="row-actions">
-                {key.revokedAt ? (
-                  <span className="badge">revoked</span>
-                ) : (
-                  <button type="button" className="link danger" onClick={() => void revoke(key)}>
-                    Revoke
-                  </button>
-                )}
-              </td>
+              <RowAction instead={key.revokedAt ? <span className="badge">revoked</span> : null} label="Revoke" onClick={() => void revoke(key)} />
             </tr>
           ))}
         </tbody>
@@ -275,7 +280,39 @@ function ConnectedAppsSection() {
   );
 }
 
-/** The person's profile, keys, webhooks and connected apps. */
+/** The browsers where the person is signed in: any other can be signed out from here (a lost laptop, a shared computer). */
+function SessionsSection() {
+  const sessions = useList<WebSession>('/api/auth/sessions', 'sessions');
+  const end = async (session: WebSession) => {
+    try {
+      await api('DELETE', `/api/auth/sessions/${session.id}`);
+      await sessions.reload();
+    } catch (caught) {
+      sessions.setError(describeError(caught));
+    }
+  };
+  return (
+    <section aria-labelledby="sessions-title">
+      <h2 id="sessions-title">Signed-in browsers</h2>
+      {sessions.error && <Alert>{sessions.error}</Alert>}
+      <table className="list">
+        <TableHead columns={['Browser', 'Signed in', 'Last used', '']} />
+        <tbody>
+          {(sessions.items ?? []).map((session) => (
+            <tr key={session.id}>
+              <td className="user-agent">{session.userAgent ?? 'Unknown browser'}</td>
+              <td>{formatDateTime(session.createdAt)}</td>
+              <td>{formatDateTime(session.lastSeenAt)}</td>
+              <RowAction instead={session.current ? <span className="muted">This browser</span> : null} label="Sign out" onClick={() => void end(session)} />
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
+  );
+}
+
+/** The person's profile, keys, webhooks, connected apps and signed-in browsers. */
 export function SettingsPage() {
   return (
     <main className="page settings">
@@ -284,6 +321,7 @@ export function SettingsPage() {
       <ApiKeysSection />
       <WebhooksSection />
       <ConnectedAppsSection />
+      <SessionsSection />
     </main>
   );
 }
