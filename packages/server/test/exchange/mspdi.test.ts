@@ -186,6 +186,8 @@ describe('readMspdi reports what it leaves out, once per kind', () => {
       exception('Thanksgiving', '2024-01-01', '2025-12-31', '<Type>3</Type><Month>10</Month><MonthItem>7</MonthItem><MonthPosition>3</MonthPosition>'),
       exception('Last Friday', '2024-01-01', '2024-06-30', '<Type>5</Type><Period>2</Period><MonthItem>8</MonthItem><MonthPosition>4</MonthPosition>'),
       exception('Month end', '2024-02-01', '2024-04-30', '<Type>4</Type><Period>1</Period><MonthDay>31</MonthDay>'),
+      exception('Mid-month', '2024-01-20', '2024-06-30', '<Type>4</Type><Period>2</Period><MonthDay>15</MonthDay>'),
+      exception('Before 1970', '1969-12-01', '1970-01-10', '<Type>6</Type><Period>1</Period><DaysOfWeek>2</DaysOfWeek>'),
       exception('Every third day', '2024-07-01', '2024-07-07', '<Type>1</Type><Period>3</Period>'),
       exception('Unreadable', '2024-07-01', '2024-07-07', '<Type>9</Type>'),
     ].join('');
@@ -206,6 +208,9 @@ describe('readMspdi reports what it leaves out, once per kind', () => {
     // A month without a 31st: its last day.
     expect(days('Month end')).toEqual(['2024-02-29', '2024-03-31', '2024-04-30']);
     expect(days('Every third day')).toEqual(['2024-07-01', '2024-07-04', '2024-07-07']);
+    // The 15th every other month from 20 January: the count starts with February, the first month that can hold it.
+    expect(days('Mid-month')).toEqual(['2024-02-15', '2024-04-15', '2024-06-15']);
+    expect(days('Before 1970')).toEqual(['1969-12-01', '1969-12-08', '1969-12-15', '1969-12-22', '1969-12-29', '1970-01-05']);
     // The work week's Monday to Thursday (07:00-15:00), then its Fridays (off); its weekends are the default week's.
     expect(days('Summer')).toEqual(['2024-06-03..2024-06-06', '2024-06-10..2024-06-13', '2024-06-07', '2024-06-14']);
     expect(report.dropped.map(({ message, count }) => ({ message, count }))).toEqual([{ message: 'calendar exceptions without a readable period or recurrence are not kept', count: 1 }]);

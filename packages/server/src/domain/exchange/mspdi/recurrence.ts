@@ -31,7 +31,7 @@ const DAY_MS = 86_400_000;
 
 const dayOf = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
 const dateOf = (day: number): string => new Date(day * DAY_MS).toISOString().slice(0, 10);
-const weekdayOf = (day: number): number => (day + 4) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
+const weekdayOf = (day: number): number => (((day + 4) % 7) + 7) % 7; // 1970-01-01 was a Thursday; 0 = Sunday
 const monthStart = (year: number, month: number): number => Date.UTC(year, month, 1) / DAY_MS;
 const monthLength = (year: number, month: number): number => monthStart(year, month + 1) - monthStart(year, month);
 
@@ -76,7 +76,8 @@ function* candidates(rule: Recurrence, from: number): Generator<number> {
       }
     case 4:
     case 5:
-      for (let m = month; ; m += every) {
+      // A day of the month already past in the first month starts the count a month later (as MPXJ reads Project's files).
+      for (let m = rule.type === 4 && (rule.monthDay ?? 1) < start.getUTCDate() ? month + 1 : month; ; m += every) {
         yield rule.type === 4 ? dayOfMonth(year, m, rule.monthDay ?? 1) : nthOfMonth(year, m, item, position);
       }
     case 6: {
