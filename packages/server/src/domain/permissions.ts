@@ -1,5 +1,5 @@
 import type { ProjectRole, WorkspaceRole } from '@gantry/contract';
-import type { ProjectAccessRow, ProjectRow } from '../store/store.js';
+import type { ProjectAccessRow, ProjectRow, Queries } from '../store/store.js';
 import type { Actor, DomainContext } from './context.js';
 import { forbidden, notFound } from './errors.js';
 
@@ -52,4 +52,11 @@ export async function requireProject(
   }
   // The access row is a project row with two more columns: no copy on this hot path.
   return { project: found, role };
+}
+
+/** The project's row, locked for the write transaction `tx` runs (404 when it is gone): every project write starts here. */
+export async function lockProject(tx: Queries, projectId: string): Promise<ProjectRow> {
+  const project = await tx.projects.findForWrite(projectId);
+  if (!project) throw notFound('project');
+  return project;
 }

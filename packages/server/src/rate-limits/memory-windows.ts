@@ -31,7 +31,7 @@ export class MemoryWindows implements SlidingWindows {
     const window = this.windows.get(key);
     if (!window) return Promise.resolve(0);
     expire(window, now - windowMs);
-    return Promise.resolve(window.total < limit ? 0 : waitOf(window, windowMs, now));
+    return Promise.resolve(window.total < limit ? 0 : untilOldestLeaves(window, windowMs, now));
   }
 
   private takeNow(key: string, limit: number, windowMs: number, now: number): LimitDecision {
@@ -42,7 +42,7 @@ export class MemoryWindows implements SlidingWindows {
       this.windows.set(key, window);
     }
     expire(window, now - windowMs);
-    if (window.total >= limit) return { allowed: false, limit, remaining: 0, retryAfterMs: waitOf(window, windowMs, now) };
+    if (window.total >= limit) return { allowed: false, limit, remaining: 0, retryAfterMs: untilOldestLeaves(window, windowMs, now) };
     const last = window.stamps.length - 1;
     // A clock that steps back counts the request at the latest instant: it leaves the window no earlier than it should.
     if (last >= window.head && (window.stamps[last] as number) >= now) window.counts[last] = (window.counts[last] as number) + 1;
@@ -79,6 +79,6 @@ function expire(window: Window, windowStart: number): void {
 }
 
 /** A full window has room again when its oldest instant leaves it. */
-function waitOf(window: Window, windowMs: number, now: number): number {
+function untilOldestLeaves(window: Window, windowMs: number, now: number): number {
   return Math.max(0, (window.stamps[window.head] as number) + windowMs - now);
 }

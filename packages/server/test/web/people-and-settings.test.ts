@@ -153,7 +153,7 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     await browsers.getByText('This browser').waitFor();
     expect(await browsers.getByRole('row').count()).toBe(3); // the header, this browser, the other
     await browsers.scrollIntoViewIfNeeded();
-    await screenshot(here, '03-signed-in-browsers');
+    await screenshot(here, '04-signed-in-browsers');
     await browsers.getByRole('button', { name: 'Sign out' }).click();
     await expect.poll(() => browsers.getByRole('row').count()).toBe(2);
     // The other browser is signed out at once: its next page asks it to sign in.

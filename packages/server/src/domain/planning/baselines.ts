@@ -3,7 +3,7 @@ import type { Baseline } from '@gantry/contract';
 import type { BaselineRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { appendEvents } from '../outbox.js';
-import { requireProject } from '../permissions.js';
+import { lockProject, requireProject } from '../permissions.js';
 
 export const MAIN_BASELINE_NAME = 'Baseline';
 
@@ -52,7 +52,7 @@ export async function saveBaseline(ctx: DomainContext, actor: Actor, projectId: 
   await requireProject(ctx, actor, projectId, 'editor');
   const now = nowIso(ctx);
   return ctx.store.transaction(async (tx) => {
-    const project = (await tx.projects.findForWrite(projectId)) as ProjectRow;
+    const project = await lockProject(tx, projectId);
     const baseline = await captureBaseline(tx, project, await tx.tasks.listForProject(projectId), { name: name ?? null, capturedBy: actor.userId, now });
     // Baselines are part of the plan as the full-project read serves it.
     await tx.projects.update(projectId, { plan_version: project.plan_version + 1 });

@@ -3,7 +3,7 @@ import type { Calendar, CalendarCreate, CalendarPatch, Conflict } from '@gantry/
 import type { CalendarRow, ProjectRow, Queries } from '../../store/store.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import { requireProject } from '../permissions.js';
+import { lockProject, requireProject } from '../permissions.js';
 import { calendarAndDependents, calendarProblems, presentCalendar } from './calendar-rows.js';
 import { firstWorkingMinute } from './plan.js';
 import { recalculateOnly, rememberCommittedPlan, writePlanInTransaction } from './write-plan.js';
@@ -22,8 +22,7 @@ export async function getCalendar(ctx: DomainContext, actor: Actor, projectId: s
 
 /** The project locked for a calendar write, with its calendars as stored. */
 async function lockedProject(tx: Queries, projectId: string): Promise<{ project: ProjectRow; calendars: CalendarRow[] }> {
-  const project = await tx.projects.findForWrite(projectId);
-  if (!project) throw notFound('project');
+  const project = await lockProject(tx, projectId);
   return { project, calendars: await tx.calendars.listForProject(projectId) };
 }
 
@@ -79,7 +78,7 @@ export async function deleteCalendar(ctx: DomainContext, actor: Actor, projectId
     };
     if (usedBy.project || usedBy.taskIds.length > 0 || usedBy.calendarIds.length > 0) {
       const users = [usedBy.project && 'the project', usedBy.taskIds.length > 0 && `${usedBy.taskIds.length} task(s)`, usedBy.calendarIds.length > 0 && `${usedBy.calendarIds.length} calendar(s) based on it`];
-      throw new AppError('conflict', `the calendar "${calendar.name}" is in use (${users.filter(Boolean).join(', ')}): move them to another calendar first`, { usedBy });
+      throw new AppError('conflict', `the calendar "${calendar.name}" is in use (${users.filter(Boolean).join(', ')}): give them another calendar first`, { usedBy });
     }
     await tx.calendars.delete(calendarId);
     await tx.projects.update(projectId, { plan_version: project.plan_version + 1 });

@@ -3,9 +3,9 @@ import { SCHEDULE_HORIZON, type ScheduleResult } from '@gantry/engine';
 import type { AssignmentRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { yieldIfBusy } from '../../time-slice.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
-import { AppError, invalid, notFound } from '../errors.js';
+import { AppError, invalid } from '../errors.js';
 import { appendEvents, type DomainEvent } from '../outbox.js';
-import { requireProject } from '../permissions.js';
+import { lockProject, requireProject } from '../permissions.js';
 import { readVersion } from '../projects/read-cache.js';
 import { PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
 import { captureBaseline } from './baselines.js';
@@ -263,8 +263,7 @@ export async function writePlan(
 ): Promise<PlanWriteResult> {
   await requireProject(ctx, actor, projectId, 'editor');
   const written = await ctx.store.transaction(async (tx) => {
-    const project = await tx.projects.findForWrite(projectId);
-    if (!project) throw notFound('project');
+    const project = await lockProject(tx, projectId);
     return writePlanInTransaction(ctx, tx, actor, project, changes, prepare);
   });
   ctx.store.afterCommit(() => rememberCommittedPlan(ctx, written.plan));

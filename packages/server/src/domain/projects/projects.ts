@@ -10,7 +10,7 @@ import { recalculateOnly, rememberCommittedPlan, writePlanInTransaction } from '
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
-import { effectiveProjectRole, requireProject } from '../permissions.js';
+import { effectiveProjectRole, lockProject, requireProject } from '../permissions.js';
 import type { DocumentCalendar } from '../exchange/plan-document.js';
 import { deriveProjectKey, firstFreeKey } from './project-key.js';
 import { readVersion, type CommittedRows } from './read-cache.js';
@@ -287,8 +287,7 @@ export async function updateProject(
   await requireProject(ctx, actor, projectId, patch.archived === undefined ? 'editor' : 'owner');
   const now = nowIso(ctx);
   const updated = await ctx.store.transaction(async (tx) => {
-    const current = await tx.projects.findForWrite(projectId);
-    if (!current) throw notFound('project');
+    const current = await lockProject(tx, projectId);
     const next: ProjectRow = { ...current };
     for (const [field, column] of Object.entries(patchableColumns)) {
       const value = patch[field as keyof typeof patchableColumns];
@@ -345,8 +344,7 @@ export async function deleteProject(ctx: DomainContext, actor: Actor, projectId:
   await requireProject(ctx, actor, projectId, 'owner');
   const now = nowIso(ctx);
   await ctx.store.transaction(async (tx) => {
-    const current = await tx.projects.findForWrite(projectId);
-    if (!current) throw notFound('project');
+    const current = await lockProject(tx, projectId);
     // Compared under the lock: the key of a project without tasks may still change.
     if (confirm !== current.key) throw invalid([{ path: 'confirm', message: `must be the key of the project, ${current.key}, to confirm its deletion` }]);
     await tx.projects.markDeleted(projectId, now, actor.userId);

@@ -9,7 +9,7 @@ import { rememberCommittedPlan, writePlanInTransaction } from '../planning/write
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { invalid, notFound } from '../errors.js';
 import { appendEvents } from '../outbox.js';
-import { requireProject } from '../permissions.js';
+import { lockProject, requireProject } from '../permissions.js';
 import { documentLinks, documentOfProject, documentProblems, documentTaskCreate, publicTaskFields, recordedValuesOf, resourcesForDocument } from './plan-documents.js';
 import { projectChanges } from './projects.js';
 
@@ -37,8 +37,7 @@ export async function saveVersion(ctx: DomainContext, actor: Actor, projectId: s
   await requireProject(ctx, actor, projectId, 'editor');
   const now = nowIso(ctx);
   return ctx.store.transaction(async (tx) => {
-    const project = await tx.projects.findForWrite(projectId);
-    if (!project) throw notFound('project');
+    const project = await lockProject(tx, projectId);
     return insertVersion(tx, project, name ?? null, actor.userId, now);
   });
 }
@@ -96,8 +95,7 @@ export async function restoreVersion(
   await requireProject(ctx, actor, projectId, 'editor');
   const now = nowIso(ctx);
   const restored = await ctx.store.transaction(async (tx) => {
-    const current = await tx.projects.findForWrite(projectId);
-    if (!current) throw notFound('project');
+    const current = await lockProject(tx, projectId);
     const version = await tx.versions.find(projectId, versionId);
     if (!version) throw notFound('version');
     // Compared under the lock: the key of a project without tasks may still change.

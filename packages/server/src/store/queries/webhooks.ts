@@ -8,6 +8,15 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 export type OutboxEventRow = Selectable<EventsTable>;
 
 export function webhookQueries(db: Executor, dialect: Dialect) {
+  /** Deliveries still to attempt whose time has come and whose lease (if any) has run out, at `now`. */
+  const dueDeliveries = (now: string) =>
+    db
+      .selectFrom('webhook_deliveries')
+      .select('id')
+      .where('status', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]));
+
   return {
     async insert(row: Insertable<WebhooksTable>): Promise<void> {
       await db.insertInto('webhooks').values(row).execute();
@@ -60,16 +69,7 @@ export function webhookQueries(db: Executor, dialect: Dialect) {
       const row = await db
         .selectNoFrom((eb) => [
           eb.exists(eb.selectFrom('events').select('id').where('dispatched', '=', 0)).as('events'),
-          eb
-            .exists(
-              eb
-                .selectFrom('webhook_deliveries')
-                .select('id')
-                .where('status', '=', 'pending')
-                .where('next_attempt_at', '<=', now)
-                .where((lease) => lease.or([lease('lease_until', 'is', null), lease('lease_until', '<', now)])),
-            )
-            .as('deliveries'),
+          eb.exists(dueDeliveries(now)).as('deliveries'),
         ])
         .executeTakeFirstOrThrow();
       return { events: Boolean(row.events), deliveries: Boolean(row.deliveries) };
@@ -92,14 +92,7 @@ export function webhookQueries(db: Executor, dialect: Dialect) {
      * claimed again: delivery is at least once.
      */
     async claimDueDeliveries(now: string, leaseUntil: string, limit: number): Promise<DeliveryRow[]> {
-      const due = db
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('status', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
-        .orderBy('next_attempt_at')
-        .limit(limit);
+      const due = dueDeliveries(now).orderBy('next_attempt_at').limit(limit);
       const claimable = dialect === 'postgres' ? due.forUpdate().skipLocked() : due;
       return db
         .updateTable('webhook_deliveries')

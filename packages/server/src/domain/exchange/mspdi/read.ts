@@ -21,7 +21,7 @@ import {
   TASK_TYPES,
   UNASSIGNED_RESOURCE_UID,
 } from './codes.js';
-import { dayRanges, isReadableRecurrence, recurrenceDays, type Recurrence } from './recurrence.js';
+import { dayRanges, isReadableRecurrence, recurrenceDays, weeklyOn, type Recurrence } from './recurrence.js';
 import { child, children, flag, numberOf, parseXml, text, type XmlElement } from './xml.js';
 
 /**
@@ -279,8 +279,7 @@ class MspdiReader {
     }
     const name = text(workWeek, 'Name');
     for (const { intervals, daysOfWeek } of weekdaysByIntervals.values()) {
-      const weekly: Recurrence = { ...range, type: 6, every: 1, daysOfWeek, monthDay: null, month: null, monthItem: null, monthPosition: null };
-      for (const days of dayRanges(recurrenceDays(weekly))) {
+      for (const days of dayRanges(recurrenceDays(weeklyOn(range, daysOfWeek)))) {
         if (!exceptions.add({ name, ...days, intervals })) return;
       }
     }

@@ -27,6 +27,11 @@ export interface Recurrence {
   monthPosition: number | null;
 }
 
+/** Every week on `daysOfWeek` (bit 1 Sunday … bit 64 Saturday) within a period: the days a work week sets. */
+export function weeklyOn(period: { from: string; to: string }, daysOfWeek: number): Recurrence {
+  return { ...period, type: 6, every: 1, daysOfWeek, monthDay: null, month: null, monthItem: null, monthPosition: null };
+}
+
 const DAY_MS = 86_400_000;
 
 const dayOf = (date: string): number => Date.parse(`${date}T00:00:00Z`) / DAY_MS;
