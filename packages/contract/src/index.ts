@@ -10,6 +10,7 @@ export * from './resources/invites.js';
 export * from './resources/leveling.js';
 export * from './resources/members.js';
 export * from './resources/projects.js';
+export * from './resources/resources.js';
 export * from './resources/tasks.js';
 export * from './resources/users.js';
 export * from './resources/workspaces.js';

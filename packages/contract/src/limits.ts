@@ -24,6 +24,8 @@ export const limits = {
   taskPageSizeMax: 500,
   taskPageSizeDefault: 100,
   nameMaxLength: 200,
+  /** Largest Max. Units of a resource, in percent: a thousand full-time people. */
+  resourceMaxUnitsPct: 100_000,
   /** Passwords of the web sign-in: at least this many characters… */
   passwordMinLength: 10,
   /** …and at most this many (any longer text is not a password anyone types). */

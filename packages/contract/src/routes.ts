@@ -5,6 +5,7 @@ import type { ErrorCode } from './errors.js';
 import { CalendarCreate, CalendarList, CalendarPatch, CalendarPatchResult, CalendarResponse } from './resources/calendars.js';
 import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
 import { LevelingRequest, LevelingResult } from './resources/leveling.js';
+import { ResourceCreate, ResourceList, ResourcePatch, ResourceResponse } from './resources/resources.js';
 import { MemberList, MemberRemoved, MemberResponse, MemberRolePut } from './resources/members.js';
 import {
   ForecastQuery,
@@ -171,6 +172,7 @@ export function takesDryRun(def: RouteDef): boolean {
 const projectParams = z.object({ projectId: Uuid });
 const taskParams = z.object({ projectId: Uuid, taskId: Uuid });
 const calendarParams = z.object({ projectId: Uuid, calendarId: Uuid });
+const resourceParams = z.object({ projectId: Uuid, resourceId: Uuid });
 const webhookParams = z.object({ webhookId: Uuid });
 const inviteParams = z.object({ projectId: Uuid, inviteId: Uuid });
 const versionParams = z.object({ projectId: Uuid, versionId: Uuid });
@@ -672,6 +674,47 @@ export const routes = {
     params: calendarParams,
     response: { status: 204, name: 'NoContent', schema: z.void() },
     errors: ['not_found', 'conflict'],
+  }),
+  listResources: route({
+    operationId: 'listResources',
+    method: 'GET',
+    path: '/api/projects/{projectId}/resources',
+    scope: 'read',
+    tag: 'Resources',
+    summary: 'Resources of the project: who and what can be assigned',
+    description:
+      'Additive. A member gets a resource the first time they are assigned (`userId` set); resources without an account are created here or come with an import. Tasks name them in `assignees[].resourceId`.',
+    params: projectParams,
+    response: { status: 200, name: 'ResourceList', schema: ResourceList },
+    errors: ['not_found'],
+  }),
+  createResource: route({
+    operationId: 'createResource',
+    method: 'POST',
+    path: '/api/projects/{projectId}/resources',
+    scope: 'write',
+    tag: 'Resources',
+    summary: 'Create a resource without an account (editors and owners)',
+    description:
+      'Additive. A machine, a team or a contractor to assign to tasks (`PUT …/tasks/{taskId}/assignees` with `resourceIds`). `maxUnitsPct` (default 100) is how much of it there is at once; leveling keeps its load within it. Emits no event: assigning it to a task emits `task.updated`.',
+    params: projectParams,
+    body: { name: 'ResourceCreate', schema: ResourceCreate, required: true },
+    response: { status: 201, name: 'ResourceResponse', schema: ResourceResponse },
+    errors: ['invalid_request', 'not_found'],
+  }),
+  updateResource: route({
+    operationId: 'updateResource',
+    method: 'PATCH',
+    path: '/api/projects/{projectId}/resources/{resourceId}',
+    scope: 'write',
+    tag: 'Resources',
+    summary: "Rename a resource or change its Max. Units (editors and owners)",
+    description:
+      "Additive. Only the fields sent change. No date moves: Max. Units count when the project is leveled (`POST …/level`). Emits no event (tasks carry the resource's name in `assignees`).",
+    params: resourceParams,
+    body: { name: 'ResourcePatch', schema: ResourcePatch, required: true },
+    response: { status: 200, name: 'ResourceResponse', schema: ResourceResponse },
+    errors: ['invalid_request', 'not_found'],
   }),
   getForecast: route({
     operationId: 'getForecast',

@@ -29,4 +29,5 @@ export type Template = z.infer<typeof contract.Template>;
 export type ProjectVersion = z.infer<typeof contract.Version>;
 export type ImportReport = z.infer<typeof contract.ImportReport>;
 export type Calendar = z.infer<typeof contract.Calendar>;
+export type Resource = z.infer<typeof contract.Resource>;
 export type Forecast = z.infer<typeof contract.Forecast>;

@@ -3,6 +3,7 @@ import { DateOnly, DateTime, fieldChanges, QueryInteger, Uuid } from '../common.
 import { limits } from '../limits.js';
 import { Calendar, TimeZoneName } from './calendars.js';
 import { ProjectRole } from './members.js';
+import { Resource } from './resources.js';
 import { Baseline, Conflict, Dependency, PlanTask } from './tasks.js';
 
 export const ScheduleFrom = z.enum(['forward', 'backward']);
@@ -91,11 +92,6 @@ export const ProjectPatchResult = z.object({
   project: Project,
   conflicts: z.array(Conflict),
   rescheduled: z.boolean().describe('True when the schedule was recalculated because start date, calendar or direction changed.'),
-});
-export const Resource = z.object({
-  id: Uuid,
-  userId: Uuid.nullable().describe('Null for resources without an account (from imports).'),
-  name: z.string(),
 });
 
 export const BaselineWithTasks = Baseline.extend({

@@ -10,6 +10,7 @@ import { forecastFinish } from './planning/forecast.js';
 import { levelProject } from './planning/leveling.js';
 import { listBaselines, saveBaseline } from './planning/baselines.js';
 import { createCalendar, deleteCalendar, getCalendar, listCalendars, updateCalendar } from './planning/calendars.js';
+import { createResource, listResources, updateResource } from './planning/resources.js';
 import { createComment, listComments } from './planning/comments.js';
 import { applyChangeSet, createTask, deleteDependency, deleteTask, getTask, listDependencies, listTasks, updateTask, writeDependencies } from './planning/tasks.js';
 import type { PlanWriteResult } from './planning/write-plan.js';
@@ -102,6 +103,11 @@ export const operations = {
   getCalendar: defineOperation(routes.getCalendar, async (ctx, actor, { params }) => ({ calendar: await getCalendar(ctx, actor, params.projectId, params.calendarId) })),
   updateCalendar: defineOperation(routes.updateCalendar, (ctx, actor, { params, body }) => updateCalendar(ctx, actor, params.projectId, params.calendarId, body)),
   deleteCalendar: defineOperation(routes.deleteCalendar, (ctx, actor, { params }) => deleteCalendar(ctx, actor, params.projectId, params.calendarId)),
+  listResources: defineOperation(routes.listResources, async (ctx, actor, { params }) => ({ resources: await listResources(ctx, actor, params.projectId) })),
+  createResource: defineOperation(routes.createResource, async (ctx, actor, { params, body }) => ({ resource: await createResource(ctx, actor, params.projectId, body) })),
+  updateResource: defineOperation(routes.updateResource, async (ctx, actor, { params, body }) => ({
+    resource: await updateResource(ctx, actor, params.projectId, params.resourceId, body),
+  })),
 
   getForecast: defineOperation(routes.getForecast, async (ctx, actor, { params, query }) => ({ forecast: await forecastFinish(ctx, actor, params.projectId, query) })),
   levelResources: defineOperation(routes.levelResources, async (ctx, actor, { params, body }) => writeResult(await levelProject(ctx, actor, params.projectId, body))),

@@ -9,6 +9,7 @@ import {
   LevelingRequest,
   ProjectDuplicate,
   ProjectListQuery,
+  ResourcePatch,
   TaskListQuery,
   VersionCreate,
   TaskResponse,
@@ -23,6 +24,9 @@ import {
   type LevelingResult,
   type NewProjectResult,
   type ProjectList,
+  type Resource,
+  type ResourceList,
+  type ResourceResponse,
   type Scope,
   type TaskList,
   type VersionList,
@@ -137,6 +141,9 @@ const calendarArgs = projectArgs.extend({ calendarId: Uuid.describe('The calenda
 const calendarHelp =
   'A calendar: name, timeZone (IANA, e.g. Europe/Berlin), weekly (7 entries Sunday..Saturday, each a list of ["HH:MM","HH:MM"] working intervals, [] = day off, null = as the base calendar), exceptions ([{name, from, to, intervals}], dates YYYY-MM-DD; intervals [] = holiday), baseCalendarId.';
 
+const resourceArgs = projectArgs.extend({ resourceId: Uuid.describe('The resource (ids from list_resources).') });
+/** `"Crane" (300 %, no account, id …)`. */
+const resourceLine = (resource: Resource) => `"${resource.name}" (${resource.maxUnitsPct} %, ${resource.userId ? 'a member' : 'no account'}, id ${resource.id})`;
 /** `Standard (Europe/Berlin, id …)`. */
 const calendarLine = (calendar: Calendar) => `"${calendar.name}" (${calendar.timeZone}, ${plural(calendar.exceptions.length, 'exception')}, id ${calendar.id})`;
 /** A change set's fields as tool arguments (deleting tasks is not offered: it is refused). */
@@ -363,6 +370,24 @@ export const tools = {
       const conflictText = conflicts.length > 0 ? `; ${counted(conflicts, 'scheduling conflict', (c) => c.message, 3)}` : '';
       return `Calendar ${calendarLine(calendar)} saved; ${rescheduled ? 'every task was rescheduled' : 'nothing works on it, no task moved'}${conflictText}.`;
     },
+  },
+  list_resources: {
+    title: 'List resources',
+    description:
+      "Who and what can be assigned in a project: members (userId set) and resources without an account such as machines or teams, each with its Max. Units (maxUnitsPct: 100 = one full-time person, 300 = three). Tasks name them in assignees[].resourceId; level_resources keeps each one's load within its Max. Units.",
+    operation: operations.listResources,
+    input: projectArgs,
+    annotations: read,
+    summary: (answer) => `${counted((answer as Of<typeof ResourceList>).resources, 'resource', resourceLine)}.`,
+  },
+  update_resource: {
+    title: 'Change a resource',
+    description:
+      "Rename a resource of a project or change its Max. Units (maxUnitsPct, a whole percent from 1: 300 when there are three cranes, 50 for someone half-time). No date moves: run level_resources afterwards to resolve what is over-allocated.",
+    operation: operations.updateResource,
+    input: resourceArgs.extend(ResourcePatch.shape),
+    annotations: { ...write, idempotentHint: true },
+    summary: (answer) => `Resource ${resourceLine((answer as Of<typeof ResourceResponse>).resource)} saved.`,
   },
 } satisfies Record<string, Tool>;
 

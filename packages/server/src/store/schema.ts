@@ -255,6 +255,8 @@ export interface ResourcesTable {
   project_id: string;
   user_id: string | null;
   name: string;
+  /** Percent of one full-time person there is at once (Max. Units); leveling keeps the load within it. */
+  max_units_pct: number;
   created_at: string;
 }
 

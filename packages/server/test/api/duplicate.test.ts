@@ -54,7 +54,7 @@ describe('duplicating a project', () => {
     expect(copied.tasks.map((task: PlanTask) => task.key)).toEqual(copied.tasks.map((_task, index) => `${copy.key}-${index + 1}`));
     expect(copied.tasks.find((task) => task.name === 'Design')).toMatchObject({ progressPct: 50, actualStartAt: '2026-03-02T08:00:00.000Z' });
     // The owner has access to the copy: the same person stays assigned, through the copy's own resource.
-    expect(copied.resources).toEqual([{ id: expect.any(String), userId: owner.userId, name: 'copier' }]);
+    expect(copied.resources).toEqual([{ id: expect.any(String), userId: owner.userId, name: 'copier', maxUnitsPct: 100 }]);
     expect(copied.resources[0]?.id).not.toBe(source.resources[0]?.id);
     // Baselines are copied, against the copy's tasks.
     const names = (plan: Full) => new Map(plan.tasks.map((task) => [task.id, task.name]));
@@ -116,7 +116,7 @@ describe('duplicating a project', () => {
     expect(own.body.project.workspaceId).toBe(viewer.personalWorkspaceId);
     // The owner has no access to the viewer's copy: the assignment stays, to a resource without an account.
     const copied = (await server.request<Full>('GET', `/api/projects/${own.body.project.id}`, { key: viewer.key })).body;
-    expect(copied.resources).toEqual([{ id: expect.any(String), userId: null, name: 'copier' }]);
+    expect(copied.resources).toEqual([{ id: expect.any(String), userId: null, name: 'copier', maxUnitsPct: 100 }]);
     expect(copied.assignments).toHaveLength(1);
 
     const readOnly = await server.cli('key', 'create', '--email', 'copier@example.com', '--scope', 'read', '--json');

@@ -135,7 +135,7 @@ describe('readMspdi reports what it leaves out, once per kind', () => {
     const { document, report } = readMspdi(xml);
     expect(document.name).toBe('R & D');
     expect(document.tasks).toHaveLength(50);
-    expect(document.resources).toEqual([{ ref: '1', name: 'Ada', userId: null }]);
+    expect(document.resources).toEqual([{ ref: '1', name: 'Ada', userId: null, maxUnitsPct: 100 }]);
     expect(document.assignments).toEqual([{ taskRef: '1', resourceRef: '1', unitsPct: 50 }]);
     expect(document.baselines).toHaveLength(1);
     expect(document.baselines[0]).toMatchObject({ name: 'Baseline', slot: 0 });
@@ -243,6 +243,31 @@ describe('readMspdi reports what it leaves out, once per kind', () => {
     expect(document.tasks[0]!.durationMin).toBe(960);
     expect(document.dependencies[0]!.lagMin).toBe(480);
     expect(report.approximated.map((item) => item.subject)).toEqual(['task', 'dependency']);
+  });
+
+  it("keeps each resource's Max. Units within the limits, at one value for all time, and writes them back", () => {
+    const resource = (uid: number, name: string, inner: string) => `<Resource><UID>${uid}</UID><Name>${name}</Name><Type>1</Type>${inner}</Resource>`;
+    const availability = (units: string) =>
+      `<AvailabilityPeriods><AvailabilityPeriod><AvailableFrom>2024-01-01T08:00:00</AvailableFrom><AvailableTo>2024-06-30T17:00:00</AvailableTo><AvailableUnits>${units}</AvailableUnits></AvailabilityPeriod></AvailabilityPeriods>`;
+    const xml = `<Project xmlns="http://schemas.microsoft.com/project"><StartDate>2024-01-01T08:00:00</StartDate><Resources>
+      ${resource(1, 'Cranes', '<MaxUnits>3.00</MaxUnits>')}${resource(2, 'Intern', '<MaxUnits>0.5</MaxUnits>' + availability('0.5'))}
+      ${resource(3, 'Nobody', '<MaxUnits>0</MaxUnits>')}${resource(4, 'Army', '<MaxUnits>5000</MaxUnits>')}
+      ${resource(5, 'Seasonal', '<MaxUnits>1</MaxUnits>' + availability('2'))}${resource(6, 'Ada', '')}</Resources></Project>`;
+    const { document, report } = readMspdi(xml);
+    expect(document.resources.map((r) => [r.name, r.maxUnitsPct])).toEqual([
+      ['Cranes', 300],
+      ['Intern', 50],
+      ['Nobody', 1],
+      ['Army', limits.resourceMaxUnitsPct],
+      ['Seasonal', 100],
+      ['Ada', 100],
+    ]);
+    // Once per kind, with a count.
+    expect(report.approximated.map(({ subject, ref, count }) => `${subject} ${ref} ×${count}`)).toEqual(['resource 3 ×2', 'resource 5 ×1']);
+
+    const written = writeMspdi(document);
+    expect([...written.matchAll(/<MaxUnits>([^<]*)<\/MaxUnits>/g)].map((match) => match[1])).toEqual(['3', '0.5', '0.01', '1000', '1', '1']);
+    expect(readMspdi(written).document.resources.map((r) => r.maxUnitsPct)).toEqual([300, 50, 1, limits.resourceMaxUnitsPct, 100, 100]);
   });
 });
 

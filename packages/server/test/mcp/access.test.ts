@@ -57,7 +57,7 @@ describe('MCP access', () => {
     for (const connect of [connectLegacy, connectModern]) {
       const client = await connect(server, readKey);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name).sort()).toEqual(['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks']);
+      expect(tools.map((tool) => tool.name).sort()).toEqual(['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_resources', 'list_versions', 'list_workspaces', 'search_tasks']);
       await callOk(client, 'get_plan', { projectId });
       await client.close();
     }

@@ -53,7 +53,7 @@ describe('MCP with OAuth access tokens', () => {
   it('narrows a read token to the read tools and challenges a write call', async () => {
     const token = await tokenFor(`${server.url}/mcp`, 'service:read');
     const client = await connectModern(server, token);
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_resources', 'list_versions', 'list_workspaces', 'search_tasks']);
     await client.close();
     const refused = await rawPost(server, { method: 'tools/call', params: { name: 'apply_changes', arguments: { projectId } } }, { authorization: `Bearer ${token}` });
     expect(refused.status).toBe(403);

@@ -3,8 +3,8 @@ import { expectStatus, planningClient, uuid, type PlanTask, type PlanningClient,
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 import { callError, callOk, connectLegacy, connectModern, type McpClient } from './support.js';
 
-const readTools = ['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_versions', 'list_workspaces', 'search_tasks'];
-const writeTools = ['add_comment', 'apply_changes', 'create_calendar', 'duplicate_project', 'level_resources', 'save_baseline', 'save_version', 'update_calendar', 'what_if'];
+const readTools = ['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_resources', 'list_versions', 'list_workspaces', 'search_tasks'];
+const writeTools = ['add_comment', 'apply_changes', 'create_calendar', 'duplicate_project', 'level_resources', 'save_baseline', 'save_version', 'update_calendar', 'update_resource', 'what_if'];
 
 // docs/mcp.md: each official SDK client, over Streamable HTTP with an API key, lists the
 // tools and calls every one of them against the real server.
@@ -127,6 +127,18 @@ describe.each([
     const refused = await callError(client, 'update_calendar', { projectId, calendarId, timeZone: 'Nowhere/Atlantis' });
     expect(refused.details?.fields?.map((field) => field.path)).toEqual(['timeZone']);
     expectStatus(await rest.req('PATCH', `/api/projects/${projectId}`, { calendarId: null }), 200);
+  });
+
+  it('lists resources and changes their Max. Units', async () => {
+    const crane = await rest.req<{ resource: { id: string } }>('POST', `/api/projects/${projectId}/resources`, { name: 'Crane' });
+    expectStatus(crane, 201);
+    const resourceId = crane.body.resource.id;
+    const changed = await callOk<{ resource: { maxUnitsPct: number } }>(client, 'update_resource', { projectId, resourceId, maxUnitsPct: 300 });
+    expect(changed.content[0]?.text).toBe(`Resource "Crane" (300 %, no account, id ${resourceId}) saved.`);
+    const listed = await callOk<{ resources: { id: string; maxUnitsPct: number }[] }>(client, 'list_resources', { projectId });
+    expect(listed.structuredContent.resources).toEqual([{ id: resourceId, userId: null, name: 'Crane', maxUnitsPct: 300 }]);
+    const refused = await callError(client, 'update_resource', { projectId, resourceId, maxUnitsPct: 0 });
+    expect(refused.details?.fields?.map((field) => field.path)).toEqual(['maxUnitsPct']);
   });
 
   it('answers mistakes with the API error code, message and fields', async () => {

@@ -80,7 +80,7 @@ describe('the web app passes the WCAG 2.1 AA checks of axe-core', () => {
     await page.getByRole('button', { name: 'Members' }).click();
     await page.getByRole('complementary', { name: 'Members' }).waitFor();
     expect(await violations(page), 'members panel').toEqual([]);
-    for (const panel of ['Calendars', 'Versions and files']) {
+    for (const panel of ['Resources', 'Calendars', 'Versions and files']) {
       await page.getByRole('button', { name: panel, exact: true }).click();
       await page.getByRole('complementary', { name: panel }).waitFor();
       expect(await violations(page), `${panel} panel`).toEqual([]);

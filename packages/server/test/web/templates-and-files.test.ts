@@ -168,6 +168,47 @@ describe('the web app: projects from templates and files, saved versions, export
     await expect.poll(delays).toEqual([0, 0]);
   });
 
+  test('a crane team added in the resources panel is assigned from the task drawer and leveled within its max. units', async () => {
+    const { body: created } = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key, body: { name: 'Two lifts', startDate: '2027-03-01' } });
+    const projectId = created.project.id;
+    const { body: plan } = await server.request<{ tasks: { id: string; key: string }[] }>('POST', `/api/projects/${projectId}/tasks`, {
+      key,
+      body: { createTasks: [{ name: 'Lift the beams', durationMin: 480 }, { name: 'Lift the roof', durationMin: 480 }] },
+    });
+    const assignments = async () => (await server.request<{ assignments: unknown[] }>('GET', `/api/projects/${projectId}`, { key })).body.assignments.length;
+
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.getByRole('button', { name: 'Resources', exact: true }).click();
+    const panel = page.getByRole('complementary', { name: 'Resources' });
+    const addForm = panel.getByRole('form', { name: 'New resource' });
+    await addForm.getByLabel('Resource name').fill('Cranes');
+    await addForm.getByLabel('Max. units (%)').fill('200');
+    await addForm.getByRole('button', { name: 'Add resource' }).click();
+    await panel.getByText('"Cranes" added').waitFor();
+    await page.getByRole('button', { name: 'Close the resources' }).click();
+
+    for (const [index, name] of ['Lift the beams', 'Lift the roof'].entries()) {
+      await page.getByRole('row').filter({ hasText: name }).dblclick();
+      const drawer = page.getByRole('complementary', { name: /Task/ });
+      await drawer.getByRole('checkbox', { name: 'Cranes' }).click();
+      await expect.poll(assignments).toBe(index + 1);
+      await page.getByRole('button', { name: 'Close the task' }).click();
+    }
+
+    // Two cranes: both lifts on Monday. One crane: the second lift waits.
+    const preview = page.getByRole('status', { name: 'Resource leveling' });
+    await page.getByRole('button', { name: 'Level resources' }).click();
+    await preview.getByText('Nothing to level').waitFor();
+    await page.getByRole('button', { name: 'Resources', exact: true }).click();
+    const row = panel.getByRole('form', { name: 'Resource Cranes' });
+    await row.getByLabel('Max. units (%)').fill('100');
+    await row.getByRole('button', { name: 'Save' }).click();
+    await panel.getByText('"Cranes" saved (100 %).').waitFor();
+    await screenshot(page, '06-resources');
+    await page.getByRole('button', { name: 'Level resources' }).click();
+    await preview.getByText(`Leveling delays 1 task (${plan.tasks[1]!.key})`).waitFor();
+  });
+
   test('a Microsoft Project file imports into a project that opens with its tasks; a project is duplicated from the list', async () => {
     await page.getByRole('link', { name: 'Gantry' }).click();
     await page.getByRole('heading', { name: 'Projects' }).waitFor();

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
 import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
-import type { Calendar, Comment, Dependency, Member, PlanTask, TaskPatch } from '../types';
+import type { Calendar, Comment, Dependency, Member, PlanTask, Resource, TaskPatch } from '../types';
 import { constraintLabels, draftOf, patchOf, taskFields, type TaskField } from './task-fields';
 import { workingDaysBetween } from './time-scale';
 
@@ -23,11 +23,14 @@ export interface TaskDrawerProps {
   members: readonly Member[];
   /** The project's calendars, which a task may work on instead of the project's. */
   calendars: readonly Calendar[];
-  /** The resources assigned to the task (a member's `resourceId`). */
+  /** The project's resources without an account (machines, teams), assignable beside the members. */
+  resources: readonly Resource[];
+  /** The resources assigned to the task (a member's `resourceId`, or a resource's `id`). */
   assignedResourceIds: readonly string[];
   editable: boolean;
   onSave(patch: TaskPatch): Promise<void>;
-  onAssign(userIds: string[]): Promise<void>;
+  /** Replaces who is assigned: these members, and these resources without an account. */
+  onAssign(assignees: { userIds: string[]; resourceIds: string[] }): Promise<void>;
   onUnlink(dependency: Dependency): Promise<void>;
   /** A link's type or lag changed (the API updates the link between the same two tasks). */
   onRelink(dependency: Dependency, change: Pick<Dependency, 'type' | 'lagMin'>): Promise<void>;
@@ -50,6 +53,11 @@ export function TaskDrawer(props: TaskDrawerProps) {
     );
   }, [props.projectId, task.id]);
 
+  const isAssigned = (resourceId: string) => props.assignedResourceIds.includes(resourceId);
+  const assignedUserIds = props.members.filter((member) => member.resourceId !== null && isAssigned(member.resourceId)).map((member) => member.userId);
+  const assignedOtherIds = props.resources.filter((resource) => isAssigned(resource.id)).map((resource) => resource.id);
+  const toggled = (ids: readonly string[], id: string, present: boolean) => (present ? ids.filter((other) => other !== id) : [...ids, id]);
+  const assign = (assignees: { userIds: string[]; resourceIds: string[] }) => void props.onAssign(assignees).catch((caught: unknown) => setError(describeError(caught)));
   const fieldError = (path: string) => (error instanceof ApiError ? error.field(path) : undefined);
   const calendarOptions = Object.fromEntries(props.calendars.map((calendar) => [calendar.id, `${calendar.name} (${calendar.timeZone})`]));
   const hasSubtasks = [...props.tasksById.values()].some((other) => other.parentId === task.id);
@@ -184,16 +192,20 @@ export function TaskDrawer(props: TaskDrawerProps) {
         <h3>Assignees</h3>
         <fieldset disabled={!props.editable} className="assignees">
           {props.members.map((member) => {
-            const assigned = member.resourceId !== null && props.assignedResourceIds.includes(member.resourceId);
-            const others = props.members.filter((other) => other.userId !== member.userId && other.resourceId !== null && props.assignedResourceIds.includes(other.resourceId)).map((other) => other.userId);
+            const assigned = member.resourceId !== null && isAssigned(member.resourceId);
             return (
               <label key={member.userId} className="check">
-                <input
-                  type="checkbox"
-                  checked={assigned}
-                  onChange={() => void props.onAssign(assigned ? others : [...others, member.userId]).catch((caught: unknown) => setError(describeError(caught)))}
-                />{' '}
+                <input type="checkbox" checked={assigned} onChange={() => assign({ userIds: toggled(assignedUserIds, member.userId, assigned), resourceIds: assignedOtherIds })} />{' '}
                 {member.name}
+              </label>
+            );
+          })}
+          {props.resources.map((resource) => {
+            const assigned = isAssigned(resource.id);
+            return (
+              <label key={resource.id} className="check">
+                <input type="checkbox" checked={assigned} onChange={() => assign({ userIds: assignedUserIds, resourceIds: toggled(assignedOtherIds, resource.id, assigned) })} />{' '}
+                {resource.name}
               </label>
             );
           })}

@@ -9,6 +9,7 @@ import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
 import { CalendarsPanel } from './calendars-panel';
 import { MembersPanel } from './members-panel';
+import { ResourcesPanel } from './resources-panel';
 import { VersionsPanel } from './versions-panel';
 import { SchedulePreview, type Span } from '../gantt/preview';
 import { timeScale, type Zoom } from '../gantt/time-scale';
@@ -45,7 +46,7 @@ export function ProjectPage() {
   const [newName, setNewName] = useState('');
   const [newDays, setNewDays] = useState('1');
   const [asSubtask, setAsSubtask] = useState(false);
-  const [panel, setPanel] = useState<'members' | 'versions' | 'calendars' | null>(null);
+  const [panel, setPanel] = useState<'members' | 'resources' | 'versions' | 'calendars' | null>(null);
 
   const load = useCallback(async () => {
     try {
@@ -230,6 +231,9 @@ export function ProjectPage() {
           <button type="button" className="secondary" aria-pressed={panel === 'members'} onClick={() => setPanel(panel === 'members' ? null : 'members')}>
             Members
           </button>
+          <button type="button" className="secondary" aria-pressed={panel === 'resources'} onClick={() => setPanel(panel === 'resources' ? null : 'resources')}>
+            Resources
+          </button>
           <button type="button" className="secondary" aria-pressed={panel === 'calendars'} onClick={() => setPanel(panel === 'calendars' ? null : 'calendars')}>
             Calendars
           </button>
@@ -248,7 +252,9 @@ export function ProjectPage() {
         <section className="conflicts" aria-label="Resource leveling" role="status">
           <h2>Resource leveling</h2>
           {leveling.tasks.length === 0 ? (
-            <p>Nothing to level: no task can move to take load off a resource.</p>
+            <p>
+              Nothing to level: {leveling.overallocations.length === 0 ? 'every resource is within its max. units.' : 'no task can move to take load off a resource.'}
+            </p>
           ) : (
             <p>
               Leveling delays {leveling.tasks.length} {leveling.tasks.length === 1 ? 'task' : 'tasks'} ({leveling.tasks.map((task) => task.key).join(', ')}); the project
@@ -320,6 +326,7 @@ export function ProjectPage() {
           />
         )}
         {panel === 'members' && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={load} onClose={() => setPanel(null)} />}
+        {panel === 'resources' && !opened && <ResourcesPanel projectId={projectId} resources={plan.resources} editable={editable} onChanged={load} onClose={() => setPanel(null)} />}
         {panel === 'calendars' && !opened && <CalendarsPanel project={plan.project} calendars={plan.calendars} editable={editable} onChanged={load} onClose={() => setPanel(null)} />}
         {panel === 'versions' && !opened && <VersionsPanel project={plan.project} editable={editable} onRestored={load} onClose={() => setPanel(null)} />}
         {opened && (
@@ -332,11 +339,12 @@ export function ProjectPage() {
             dependencies={plan.dependencies}
             members={members}
             calendars={plan.calendars}
+            resources={plan.resources.filter((resource) => resource.userId === null)}
             editable={editable}
             assignedResourceIds={plan.assignments.filter((assignment) => assignment.taskId === opened.id).map((assignment) => assignment.resourceId)}
             onSave={async (patch) => void (await patchTask(opened, patch, 'edit'))}
-            onAssign={async (userIds) => {
-              await write(() => api<WriteResult>('PUT', `/api/projects/${projectId}/tasks/${opened.id}/assignees`, { userIds }));
+            onAssign={async (assignees) => {
+              await write(() => api<WriteResult>('PUT', `/api/projects/${projectId}/tasks/${opened.id}/assignees`, assignees));
               await load();
             }}
             onUnlink={unlink}

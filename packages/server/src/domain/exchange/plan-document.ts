@@ -48,6 +48,8 @@ export interface DocumentResource {
   ref: string;
   name: string;
   userId: string | null;
+  /** Max. Units in percent; absent (100) in versions saved before resources had them. */
+  maxUnitsPct?: number;
 }
 
 export interface DocumentTask {

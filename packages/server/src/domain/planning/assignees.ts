@@ -46,7 +46,7 @@ export async function putAssignees(
         let resource = byUser.get(userId);
         if (!resource) {
           const person = people.get(userId);
-          resource = { id: randomUUID(), project_id: projectId, user_id: userId, name: person ? displayName(person) : userId, created_at: nowIso(ctx) };
+          resource = { id: randomUUID(), project_id: projectId, user_id: userId, name: person ? displayName(person) : userId, max_units_pct: 100, created_at: nowIso(ctx) };
           await tx.people.insertResource(resource);
           plan.resources.set(resource.id, resource);
         }

@@ -110,7 +110,7 @@ const scenario = fc.record({
   writes: fc.array(write, { minLength: 1, maxLength: 8 }),
 });
 
-const resources: ResourceRow[] = [0, 1, 2].map((k) => ({ id: `rrrrrrrr-0000-4000-8000-00000000000${k}`, project_id: 'p', user_id: null, name: `R${k}`, created_at: '2026-01-01T00:00:00.000Z' }));
+const resources: ResourceRow[] = [0, 1, 2].map((k) => ({ id: `rrrrrrrr-0000-4000-8000-00000000000${k}`, project_id: 'p', user_id: null, name: `R${k}`, max_units_pct: 100, created_at: '2026-01-01T00:00:00.000Z' }));
 
 /** What the server keeps between writes (the plan cache, the project row), and counters for ids and times. */
 interface Session {

@@ -57,6 +57,7 @@ function level(plan: Plan, only: readonly string[] | undefined): Leveled {
   const resourceIds = [...new Set(only ?? [...plan.resources.values()].map((resource) => resource.id))].sort();
   // Microsoft Project breaks ties by ID: ours is the task number.
   const tieOrder = [...plan.tasks.values()].sort((a, b) => a.number - b.number).map((task) => task.id);
-  const { delays, overallocations } = levelResources(engineInput(plan), { resourceIds, tieOrder });
+  const capacityPct = Object.fromEntries([...plan.resources.values()].map((resource) => [resource.id, resource.max_units_pct]));
+  const { delays, overallocations } = levelResources(engineInput(plan), { resourceIds, tieOrder, capacityPct });
   return { resourceIds, finishAt: plan.project.finish_at, changed: delays.map(({ taskId }) => plan.tasks.get(taskId)!), changes: delays, overallocations };
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DateOnly, DateTimeInput, ProjectCreate, TaskCreate, type Conflict, type FieldProblem, type Project } from '@gantry/contract';
+import { DateOnly, DateTimeInput, MaxUnitsPct, ProjectCreate, TaskCreate, type Conflict, type FieldProblem, type Project } from '@gantry/contract';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { z } from 'zod';
 import type { BaselineRow, CalendarRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
@@ -53,7 +53,7 @@ export async function documentAndTasksOfProject(q: Queries, project: ProjectRow)
     currency: project.currency,
     calendarRef: project.calendar_id,
     calendars: calendars.map(documentCalendarOf),
-    resources: resources.map((r) => ({ ref: r.id, name: r.name, userId: r.user_id })),
+    resources: resources.map((r) => ({ ref: r.id, name: r.name, userId: r.user_id, maxUnitsPct: r.max_units_pct })),
     tasks: outlineOrder(tasks).map(documentTaskOf),
     dependencies: [...dependencies]
       .sort((a, b) => (a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : a.id < b.id ? -1 : 1))
@@ -203,6 +203,7 @@ export async function documentProblems(document: PlanDocument): Promise<FieldPro
     if (resourceRefs.has(resource.ref)) problems.push({ path: `resources[${index}].ref`, message: 'is used by another resource of the document' });
     resourceRefs.add(resource.ref);
     problems.push(...schemaProblems(TaskCreate.shape.name.safeParse(resource.name), `resources[${index}].name`));
+    problems.push(...schemaProblems(MaxUnitsPct.optional().safeParse(resource.maxUnitsPct), `resources[${index}].maxUnitsPct`));
   });
   document.dependencies.forEach((link, index) => {
     for (const name of ['predecessorRef', 'successorRef'] as const) {
@@ -266,7 +267,14 @@ export async function resourcesForDocument(tx: Queries, plan: Plan, document: Pl
       ids.set(resource.ref, existing);
       continue;
     }
-    const row: ResourceRow = { id: randomUUID(), project_id: project.id, user_id: person?.id ?? null, name: person ? displayName(person) : resource.name, created_at: now };
+    const row: ResourceRow = {
+      id: randomUUID(),
+      project_id: project.id,
+      user_id: person?.id ?? null,
+      name: person ? displayName(person) : resource.name,
+      max_units_pct: resource.maxUnitsPct ?? 100,
+      created_at: now,
+    };
     await tx.people.insertResource(row);
     plan.resources.set(row.id, row);
     if (person) byUser.set(person.id, row.id);

@@ -14,6 +14,7 @@ import { effectiveProjectRole, lockProject, requireProject } from '../permission
 import type { DocumentCalendar } from '../exchange/plan-document.js';
 import { deriveProjectKey, firstFreeKey } from './project-key.js';
 import { readVersion, type CommittedRows } from './read-cache.js';
+import { presentResource } from '../planning/resources.js';
 import { mapSliced } from '../../time-slice.js';
 
 /** Projects the actor can see, oldest first; archived ones only when asked for. */
@@ -105,7 +106,7 @@ async function fullProjectJson(ctx: DomainContext, project: ProjectRow, committe
   }
   // Serialised as JSON.stringify would serialise the FullProject object, field by field in its order.
   const rest: Omit<FullProject, 'project' | 'tasks' | 'dependencies'> = {
-    resources: resources.map((r) => ({ id: r.id, userId: r.user_id, name: r.name })),
+    resources: resources.map(presentResource),
     assignments: assignments.map((a) => ({ taskId: a.task_id, resourceId: a.resource_id, unitsPct: a.units_pct })),
     baselines: baselines.map((b) => ({ ...presentBaseline(b), tasks: tasksOfBaseline.get(b.id) ?? [] })),
     calendars: calendars.map(presentCalendar),

@@ -12,6 +12,7 @@ import { projectVersions } from './0010-project-versions.js';
 import { templates } from './0011-templates.js';
 import { rateLimitWindows } from './0012-rate-limit-windows.js';
 import { auditReadBursts } from './0013-audit-read-bursts.js';
+import { resourceMaxUnits } from './0014-resource-max-units.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-templates': templates,
   '0012-rate-limit-windows': rateLimitWindows,
   '0013-audit-read-bursts': auditReadBursts,
+  '0014-resource-max-units': resourceMaxUnits,
 };

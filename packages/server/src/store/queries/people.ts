@@ -14,6 +14,9 @@ export function peopleQueries(db: Executor) {
     async insertResource(row: Insertable<ResourcesTable>): Promise<void> {
       await db.insertInto('resources').values(row).execute();
     },
+    async updateResource(id: string, patch: Pick<ResourceRow, 'name' | 'max_units_pct'>): Promise<void> {
+      await db.updateTable('resources').set(patch).where('id', '=', id).execute();
+    },
     listAssignments(projectId: string): Promise<AssignmentRow[]> {
       return db.selectFrom('assignments').selectAll().where('project_id', '=', projectId).execute();
     },

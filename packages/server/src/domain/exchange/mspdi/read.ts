@@ -448,9 +448,21 @@ class MspdiReader {
         this.findings.dropped('resource', row, 'cost rates are not kept');
       }
       if (children(element, 'ExtendedAttribute').length > 0) this.findings.dropped('resource', row, 'custom field values are not kept');
-      resources.push({ ref, name: this.limitName('resource', ref, name), userId: null });
+      resources.push({ ref, name: this.limitName('resource', ref, name), userId: null, maxUnitsPct: this.maxUnitsOf(element, row) });
     }
     return resources;
+  }
+
+  /** Max. Units (a fraction, 1 = 100 %) as a whole percent within the limits; one value for all time. */
+  private maxUnitsOf(element: XmlElement, row: Row): number {
+    const given = Math.round((numberOf(element, 'MaxUnits') ?? 1) * 100);
+    const kept = Math.min(Math.max(given, 1), limits.resourceMaxUnitsPct);
+    if (kept !== given) this.findings.approximated('resource', row, `Max. Units are kept between 1 % and ${limits.resourceMaxUnitsPct} %`);
+    const periods = children(child(element, 'AvailabilityPeriods'), 'AvailabilityPeriod');
+    if (periods.some((period) => Math.round((numberOf(period, 'AvailableUnits') ?? 1) * 100) !== given)) {
+      this.findings.approximated('resource', row, 'availability that changes over time is not kept: the resource has its Max. Units at all times');
+    }
+    return kept;
   }
 
   private readAssignments(tasksByRef: ReadonlyMap<string, DocumentTask>, resourceRefs: ReadonlySet<string>): DocumentAssignment[] {

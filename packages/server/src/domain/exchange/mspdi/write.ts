@@ -42,7 +42,14 @@ export function writeMspdi(document: PlanDocument, schedule?: TaskSchedule): str
     Calendars: { Calendar: calendars },
     Tasks: { Task: tasksElements(document, schedule, taskUids, calendarUids) },
     Resources: {
-      Resource: document.resources.map((resource, index) => ({ UID: resourceUids.get(resource.ref), ID: index + 1, Name: clean(resource.name), Type: 1, IsNull: 0 })),
+      Resource: document.resources.map((resource, index) => ({
+        UID: resourceUids.get(resource.ref),
+        ID: index + 1,
+        Name: clean(resource.name),
+        Type: 1,
+        IsNull: 0,
+        MaxUnits: (resource.maxUnitsPct ?? 100) / 100,
+      })),
     },
     Assignments: {
       Assignment: document.assignments.map((assignment, index) => ({
