@@ -136,6 +136,21 @@ describe('projects', () => {
       expect((await create({ name: 'Database' })).body.project.key).toBe('DAT2');
     });
 
+    it('keeps deriving free keys past a hundred projects of the same base (PR100, PR101, …), never a 500', async () => {
+      const numberer = await provisionUser(server, 'numberer@example.com');
+      // Two keys: each has its own budget of writes a minute.
+      const keys = [numberer.key, ((await server.cli('key', 'create', '--email', 'numberer@example.com', '--scope', 'write', '--json')).json as { key: string }).key];
+      const derived: string[] = [];
+      for (let i = 0; i < 102; i++) {
+        const created = await create({ name: '9' }, keys[i % 2]);
+        expect(created.status, JSON.stringify(created.body)).toBe(201);
+        derived.push(created.body.project.key);
+      }
+      expect(derived.slice(0, 3)).toEqual(['PRJ', 'PRJ2', 'PRJ3']);
+      expect(derived.slice(-4)).toEqual(['PRJ99', 'PR100', 'PR101', 'PR102']);
+      expect(new Set(derived).size).toBe(102);
+    });
+
     it('refuses malformed keys with 400 invalid_request at path key', async () => {
       for (const key of ['A', 'ABCDEF', '1AB', 'A-B', 'AB CD', '']) {
         const response = await create({ name: 'Bad key', key });

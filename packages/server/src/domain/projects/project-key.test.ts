@@ -24,4 +24,12 @@ describe('firstFreeKey', () => {
     expect(firstFreeKey('NOMPQ', new Set(['NOMPQ']))).toBe('NOMP2');
     expect(firstFreeKey('AB', new Set(['AB', ...Array.from({ length: 8 }, (_, i) => `AB${i + 2}`)]))).toBe('AB10');
   });
+
+  it('cuts the base further for longer numbers, and gives up after P9999 rather than make a key that starts with a digit', () => {
+    const numbered = (n: number) => `${'PRJ'.slice(0, 5 - String(n).length)}${n}`;
+    const upTo = (last: number) => new Set(['PRJ', ...Array.from({ length: last - 1 }, (_, i) => numbered(i + 2))]);
+    expect(firstFreeKey('PRJ', upTo(99))).toBe('PR100');
+    expect(firstFreeKey('PRJ', upTo(999))).toBe('P1000');
+    expect(firstFreeKey('PRJ', upTo(9999))).toBeNull();
+  });
 });

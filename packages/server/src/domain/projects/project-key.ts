@@ -18,14 +18,16 @@ export function deriveProjectKey(name: string): string {
 }
 
 /**
- * The first of `base`, `base2`, `base3`, … (cut to 5 characters) that is not taken.
- * `taken` holds the keys already used in the workspace.
+ * The first of `base`, `base2`, `base3`, … (the base cut to fit 5 characters: `PR100`,
+ * `P1000`) that is not taken, or null when all of them up to `P9999` are. Every candidate
+ * starts with the base's first letter: `taken` needs only the workspace's keys that do.
  */
-export function firstFreeKey(base: string, taken: ReadonlySet<string>): string {
+export function firstFreeKey(base: string, taken: ReadonlySet<string>): string | null {
   if (!taken.has(base)) return base;
-  for (let suffix = 2; ; suffix++) {
+  for (let suffix = 2; suffix <= 9999; suffix++) {
     const digits = String(suffix);
     const candidate = base.slice(0, 5 - digits.length) + digits;
     if (!taken.has(candidate)) return candidate;
   }
+  return null;
 }

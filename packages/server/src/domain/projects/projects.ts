@@ -193,7 +193,9 @@ export async function insertProject(
     }
   } else {
     const base = deriveProjectKey(input.name);
-    key = firstFreeKey(base, new Set(await tx.projects.keysStartingWith(workspaceId, base.slice(0, 3))));
+    const free = firstFreeKey(base, new Set(await tx.projects.keysStartingWith(workspaceId, base.slice(0, 1))));
+    if (!free) throw conflict(`every key made from ${base} is used in this workspace: choose a key`, [{ path: 'key', message: `every key made from ${base} is used: send one` }]);
+    key = free;
   }
   const startDate = input.startDate ?? today(ctx);
   const created: ProjectRow = {
