@@ -62,11 +62,17 @@ export async function oauthRoutes(app: FastifyInstance, ctx: DomainContext): Pro
   const provider = await createOAuthProvider(ctx);
   const callback = provider.callback();
   const resources = protectedResources(ctx.baseUrl);
+  const origin = new URL(ctx.baseUrl);
 
   await app.register(async (scope) => {
     scope.removeAllContentTypeParsers();
     scope.addContentTypeParser('*', (_request, _payload, done) => done(null, undefined));
     const passThrough = async (request: FastifyRequest, reply: FastifyReply) => {
+      // oidc-provider writes every address (metadata endpoints, redirects) from the request's
+      // host: make it BASE_URL's, so a Host or X-Forwarded-Host header cannot move them.
+      const { headers } = request.raw;
+      headers.host = origin.host;
+      if (provider.proxy) Object.assign(headers, { 'x-forwarded-host': origin.host, 'x-forwarded-proto': origin.protocol.slice(0, -1) });
       reply.hijack();
       await callback(request.raw, reply.raw);
     };

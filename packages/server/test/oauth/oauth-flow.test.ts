@@ -1,3 +1,4 @@
+import { get } from 'node:http';
 import * as oauth from 'oauth4webapi';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -73,6 +74,22 @@ describe('discovery', () => {
       expect(((await response.json()) as { issuer: string }).issuer, path).toBe(server.url);
     }
     expect((await fetch(`${server.url}/.well-known/oauth-authorization-server/elsewhere`)).status).toBe(404);
+  });
+
+  test("every address of the metadata is BASE_URL's, whatever host the request names", async () => {
+    const { port } = new URL(server.url);
+    for (const headers of [{ host: 'evil.example' }, { host: `localhost:${port}`, 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' }]) {
+      const metadata = await new Promise<Record<string, unknown>>((resolve, reject) => {
+        get({ host: '127.0.0.1', port, path: '/.well-known/oauth-authorization-server', headers }, (response) => {
+          let text = '';
+          response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          response.on('end', () => resolve(JSON.parse(text) as Record<string, unknown>));
+        }).on('error', reject);
+      });
+      const addresses = Object.entries(metadata).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri' || name === 'issuer');
+      expect(addresses.length, JSON.stringify(headers)).toBeGreaterThan(5);
+      for (const [name, value] of addresses) expect(value === server.url || String(value).startsWith(`${server.url}/`), `${name}: ${String(value)}`).toBe(true);
+    }
   });
 
   test('protected-resource metadata (RFC 9728) for the MCP server and the REST API', async () => {
