@@ -28,7 +28,7 @@ export const errorCatalogue = {
   },
   dependency_cycle: {
     status: 409,
-    description: 'The dependency would close a cycle. `details.cycles` lists every cycle as `{path, taskIds, taskNames}`.',
+    description: 'The dependency would close a cycle. `details.cycles` lists cycles as `{path, taskIds, taskNames}`: shortest cycles, chosen so that every link on a cycle is in one of them (not every cycle: their number can grow exponentially).',
   },
   payload_too_large: {
     status: 413,

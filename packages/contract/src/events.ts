@@ -62,7 +62,7 @@ const changeEvents = {
       "A task's start or finish moves: by an edit of the task (`data.cause` = `edit`) or by recalculation (`reschedule`); `data.previous` holds the old dates.",
     data: z.object({
       task: Task,
-      cause: z.enum(['edit', 'reschedule']).describe('`edit` when the task itself was edited, `reschedule` when recalculation moved it.'),
+      cause: z.enum(['edit', 'reschedule']).describe('`edit` when an edit of the task itself can move it (duration, constraint, placement, progress, …), `reschedule` when recalculation moved it (also when the same write only renamed it).'),
       previous: Task.pick({ startAt: true, finishAt: true }).describe('The dates before the move.'),
     }),
   },

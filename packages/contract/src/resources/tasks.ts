@@ -151,7 +151,7 @@ const editableFields = {
 const placementFields = {
   parentId: Uuid.nullable().describe('Parent summary task; null = top level.'),
   afterTaskId: Uuid.nullable().describe('Insert after this sibling.'),
-  beforeTaskId: Uuid.nullable().describe('Insert before this sibling.'),
+  beforeTaskId: Uuid.nullable().describe('Insert before this sibling (with afterTaskId: the sibling right after it).'),
 };
 
 export const TaskCreate = z.object({

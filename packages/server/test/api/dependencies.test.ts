@@ -47,6 +47,9 @@ describe('dependencies', () => {
     const unknown = await client.link(project.id, { dependencies: [{ predecessorId: a.id, successorId: uuid() }] });
     expectStatus(unknown, 400);
     expect(fieldPaths(unknown.body)).toContain('dependencies[0].successorId');
+    // Both ends unknown: both are named.
+    const neither = await client.link(project.id, { dependencies: [{ predecessorId: uuid(), successorId: uuid() }] });
+    expect(fieldPaths(neither.body)).toEqual(['dependencies[0].predecessorId', 'dependencies[0].successorId']);
     expect((await client.listDependencies(project.id)).body.dependencies).toHaveLength(2);
     expect(await scheduleDrift(server, project.id)).toEqual([]);
   });

@@ -85,6 +85,18 @@ describe('planning events', () => {
     );
     expect(moved.find((m) => m.task.id === b.id)?.task.startAt).toBe('2026-03-04T08:00:00.000Z');
     for (const event of events) expectEnvelope(event, project.id, project.workspaceId);
+
+    // A successor renamed in the same write was moved by the recalculation, not by its edit.
+    const before = await count(project.id);
+    expectStatus(await client.changeSet(project.id, { updateTasks: [{ id: b.id, name: 'B renamed' }, { id: a.id, durationMin: 480 }] }), 200);
+    const renamed = (await newEvents(project.id, before)).filter((e) => e.type === 'task.dates_changed').map((e) => eventData(e) as { task: Task; cause: string });
+    expect(renamed.map((m) => [m.task.id, m.cause]).sort()).toEqual(
+      [
+        [a.id, 'edit'],
+        [b.id, 'reschedule'],
+        [c.id, 'reschedule'],
+      ].sort(),
+    );
   });
 
   it('task.completed at progress 100, with the automatic baseline.saved at the first progress', async () => {

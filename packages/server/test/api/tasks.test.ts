@@ -195,11 +195,20 @@ describe('tasks', () => {
       expect(fieldPaths(intoSelf.body)).toContain('placement.parentId');
       const selfParent = await client.patchTask(project.id, root.id, { placement: { parentId: root.id } });
       expectStatus(selfParent, 400);
+      // Beside its own subtask: the field sent is named, not the parent it implies.
+      const besideOwn = await client.patchTask(project.id, root.id, { placement: { afterTaskId: leaf.id } });
+      expect(fieldPaths(besideOwn.body)).toEqual(['placement.afterTaskId']);
+      // Both anchors: they must be neighbours, the task going between them.
+      const apart = await client.patchTask(project.id, leaf.id, { placement: { parentId: null, afterTaskId: other.id, beforeTaskId: root.id } });
+      expectStatus(apart, 400);
+      expect(fieldPaths(apart.body)).toEqual(['placement.beforeTaskId']);
 
+      const between = await client.createTask(project.id, { name: 'Between', afterTaskId: root.id, beforeTaskId: other.id });
+      expectStatus(between, 201);
       const moved = await client.patchTask(project.id, leaf.id, { placement: { parentId: null, beforeTaskId: root.id } });
       expectStatus(moved, 200);
       const full = await client.fullProject(project.id);
-      expect(full.body.tasks.filter((t) => t.parentId === null).map((t) => t.name)).toEqual(['Leaf', 'Root', 'Other']);
+      expect(full.body.tasks.filter((t) => t.parentId === null).map((t) => t.name)).toEqual(['Leaf', 'Root', 'Between', 'Other']);
       // Mid lost its only child: still a summary (a phase waiting for subtasks), with the span it had.
       expect(full.body.tasks.find((t) => t.id === mid.id)).toMatchObject({ type: 'summary', durationMin: 480 });
       expect(full.body.tasks.find((t) => t.id === root.id)?.type).toBe('summary');

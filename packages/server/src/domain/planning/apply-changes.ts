@@ -243,7 +243,9 @@ export class PlanEditor {
     let parentId = placement.parentId !== undefined ? placement.parentId : anchor ? (this.plan.tasks.get(anchor)?.parent_id ?? null) : task.sort_key ? task.parent_id : null;
     if (placement.parentId === undefined && !anchor && task.sort_key) return; // nothing to move
     if (parentId && (parentId === task.id || this.isDescendant(parentId, task.id))) {
-      return this.problem(field(path, 'parentId'), 'a task cannot be moved under itself or one of its own subtasks');
+      // The field that put it there: the parent sent, or the sibling it was placed beside.
+      const name = placement.parentId !== undefined ? 'parentId' : afterTaskId ? 'afterTaskId' : 'beforeTaskId';
+      return this.problem(field(path, name), 'a task cannot be moved under itself or one of its own subtasks');
     }
     parentId ??= null;
     for (const [name, id] of [['afterTaskId', afterTaskId], ['beforeTaskId', beforeTaskId]] as const) {
@@ -251,8 +253,11 @@ export class PlanEditor {
         return this.problem(field(path, name), 'must be a sibling under the same parent');
       }
     }
+    const siblings = this.children(parentId).filter((sibling) => sibling.id !== task.id);
+    if (afterTaskId && beforeTaskId && siblings[siblings.findIndex((s) => s.id === afterTaskId) + 1]?.id !== beforeTaskId) {
+      return this.problem(field(path, 'beforeTaskId'), 'must be the sibling right after afterTaskId (or be left out)');
+    }
     task.sort_key = '';
-    const siblings = this.children(parentId);
     let lower: string | null = siblings.at(-1)?.sort_key ?? null;
     let upper: string | null = null;
     if (afterTaskId) {
@@ -634,8 +639,11 @@ export class PlanEditor {
   private writeDependency(item: Located<DependencyCreate>): void {
     const predecessor = this.plan.tasks.get(item.predecessorId);
     const successor = this.plan.tasks.get(item.successorId);
-    if (!predecessor) return this.problem(field(item.path, 'predecessorId'), 'no such task in this project');
-    if (!successor) return this.problem(field(item.path, 'successorId'), 'no such task in this project');
+    if (!predecessor || !successor) {
+      if (!predecessor) this.problem(field(item.path, 'predecessorId'), 'no such task in this project');
+      if (!successor) this.problem(field(item.path, 'successorId'), 'no such task in this project');
+      return;
+    }
     if (predecessor.id === successor.id) return this.problem(field(item.path, 'successorId'), 'a task cannot depend on itself');
     if (this.isDescendant(successor.id, predecessor.id) || this.isDescendant(predecessor.id, successor.id)) {
       return this.problem(field(item.path, 'successorId'), 'a summary task cannot be linked to one of its own subtasks');

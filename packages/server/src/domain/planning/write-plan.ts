@@ -38,6 +38,15 @@ function datesMoved(before: TaskRow | undefined, after: TaskRow): boolean {
   return before !== undefined && (before.start_at !== after.start_at || before.finish_at !== after.finish_at);
 }
 
+/** Task fields whose change never moves the task itself: a move that comes with them is the recalculation's. */
+const fieldsThatDoNotMove = new Set(['name', 'notes', 'color', 'wbs', 'externalId', 'costFixed', 'deadline', 'workMin', 'assignees', 'taskType', 'effortDriven', 'durationOptimisticMin', 'durationPessimisticMin']);
+
+/** Whether the write edited the task in a way that can move it (`cause: edit`), not only moved it (`reschedule`). */
+function movedByItsEdit(applied: AppliedChanges, taskId: string): boolean {
+  const changes = applied.editedTasks.get(taskId);
+  return changes !== undefined && !applied.rolledUpTaskIds.has(taskId) && Object.keys(changes).some((field) => !fieldsThatDoNotMove.has(field));
+}
+
 /**
  * The events of one plan write, in the order things happened. A write that moves every
  * task of a big plan has an event (with the whole task) per task: the loop turns between
@@ -70,7 +79,7 @@ async function planEvents(ctx: DomainContext, plan: Plan, applied: AppliedChange
       type: 'task.dates_changed',
       data: {
         task: task(row),
-        cause: applied.editedTasks.has(row.id) && !applied.rolledUpTaskIds.has(row.id) ? 'edit' : 'reschedule',
+        cause: movedByItsEdit(applied, row.id) ? 'edit' : 'reschedule',
         previous: { startAt: before.start_at, finishAt: before.finish_at },
       },
     });
@@ -160,7 +169,7 @@ export async function writePlanInTransaction(
     throw invalid([{ path: 'body', message: `the schedule would leave the years ${horizonYears}, where dates are computed exactly; shorten durations, lags or constraint dates` }]);
   }
   if (result.cycles.length > 0) {
-    throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : `${result.cycles.length} cycles`}: ${result.cycles.map((c) => c.path).join('; ')}`, {
+    throw new AppError('dependency_cycle', `the dependencies would close ${result.cycles.length === 1 ? 'a cycle' : 'cycles'}: ${result.cycles.map((c) => c.path).join('; ')}`, {
       cycles: result.cycles,
     });
   }
