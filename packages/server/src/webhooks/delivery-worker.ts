@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DomainContext } from '../domain/context.js';
 import { purgeExpired } from '../domain/retention.js';
-import { claimDueDeliveries, dispatchEvents, recordAttempts, type AttemptOutcome, type ClaimedDelivery } from '../domain/webhooks/deliveries.js';
+import { claimDueDeliveries, disableGoneWebhook, dispatchEvents, recordAttempts, webhookToSend, type AttemptOutcome, type ClaimedDelivery } from '../domain/webhooks/deliveries.js';
 import { isStoreUnavailable } from '../store/store.js';
 import type { LookupResolver } from './destination-guard.js';
 import { sendWebhook } from './http-sender.js';
@@ -24,6 +24,9 @@ export interface WebhookWorkerOptions {
   /** Tests inject name resolution; production uses the system resolver. */
   resolver?: LookupResolver;
 }
+
+/** The attempt of a delivery whose webhook was turned off or deleted before its turn. */
+const notSent: AttemptOutcome = { ok: false, status: null, responseExcerpt: '', durationMs: 0, error: 'not sent: the webhook was disabled or deleted meanwhile', gone: false, notSent: true };
 
 /** A delivery lease outlives the 10 s send timeout by far, so one attempt is sent once. */
 const DEFAULT_LEASE_MS = 60_000;
@@ -132,9 +135,14 @@ export class WebhookWorker {
     return results;
   }
 
-  private async send(claimed: ClaimedDelivery) {
-    const at = this.options.ctx.clock.now();
-    const { delivery, webhook } = claimed;
+  private async send(claimed: ClaimedDelivery): Promise<{ claimed: ClaimedDelivery; outcome: AttemptOutcome; at: Date }> {
+    const { ctx } = this.options;
+    const at = ctx.clock.now();
+    const { delivery } = claimed;
+    // The webhook as it is now, not as claimed: a round takes up to the send timeout per
+    // delivery, and a rotation, a deletion or a 410 meanwhile must count at once.
+    const webhook = await webhookToSend(ctx, claimed.webhook.id);
+    if (!webhook) return { claimed, outcome: notSent, at };
     const outcome = await sendWebhook(
       {
         url: webhook.url,
@@ -150,6 +158,7 @@ export class WebhookWorker {
       },
       { allowPrivate: this.options.allowPrivate, timeoutMs: this.options.timeoutMs, resolver: this.options.resolver },
     );
+    if (outcome.gone) await disableGoneWebhook(ctx, webhook.id);
     return { claimed, outcome, at };
   }
 

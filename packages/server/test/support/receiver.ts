@@ -13,14 +13,15 @@ export interface ReceivedCall {
 
 /**
  * A webhook receiver on 127.0.0.1: records every call and answers with `respond()`'s
- * status (200 unless a test changes it), after `delayMs`. Every delivery is checked against
+ * status (200 unless a test changes it; a test may act before it answers), after `delayMs`. Every delivery is checked against
  * the contract and the OpenAPI `webhooks`; what does not match is kept in `problems`, and
  * `close()` fails the test file when any is left.
  */
 export async function startReceiver(options: { delayMs?: number } = {}) {
   const calls: ReceivedCall[] = [];
   const problems: string[] = [];
-  let respond: (call: ReceivedCall) => { status: number; headers?: Record<string, string>; body?: string } = () => ({ status: 200 });
+  type Answer = { status: number; headers?: Record<string, string>; body?: string };
+  let respond: (call: ReceivedCall) => Answer | Promise<Answer> = () => ({ status: 200 });
   const server = http.createServer((request, response) => {
     let rawBody = '';
     request.setEncoding('utf8');
@@ -30,11 +31,12 @@ export async function startReceiver(options: { delayMs?: number } = {}) {
       problems.push(...deliveryProblems(request.headers, body).map((problem) => `${String(request.headers['service-event'])} delivery: ${problem}`));
       const call: ReceivedCall = { headers: request.headers, rawBody, body: body as EventEnvelope };
       calls.push(call);
-      const answer = respond(call);
-      setTimeout(() => {
-        response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
-        response.end(answer.body ?? 'ok');
-      }, options.delayMs ?? 0);
+      void Promise.resolve(respond(call)).then((answer) =>
+        setTimeout(() => {
+          response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+          response.end(answer.body ?? 'ok');
+        }, options.delayMs ?? 0),
+      );
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

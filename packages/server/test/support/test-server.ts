@@ -44,7 +44,7 @@ export interface TestServer {
   app: FastifyInstance;
   storeEnv: TestStoreEnv;
   /** A webhook worker on the same store and clock, driven by the test (`runOnce()`). */
-  webhookWorker(options?: { timeoutMs?: number }): WebhookWorker;
+  webhookWorker(options?: { timeoutMs?: number; concurrency?: number }): WebhookWorker;
   /** Delivers every due webhook delivery now, as the worker would (a few rounds, for the fan-out then the sends). */
   deliverAll(): Promise<void>;
   /** Runs the real `gantry` bin against the same store. */
@@ -85,13 +85,14 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const publicFetch = guardedFetch({ allowPrivate: config.webhookAllowPrivate, resolver: testResolver, ca: options.trustedCa });
   const app = buildService({ config, store, clock, logger: createLogger('silent'), webhookDestinations, publicFetch });
   const address = await app.listen({ port, host: '127.0.0.1' });
-  const webhookWorker = (options: { timeoutMs?: number } = {}) =>
+  const webhookWorker = (options: { timeoutMs?: number; concurrency?: number } = {}) =>
     new WebhookWorker({
       ctx: { store, clock, baseUrl: config.baseUrl, webhookDestinations },
       log: createLogger('silent'),
       retryDelaysSec: config.webhookRetryDelaysSec,
       allowPrivate: config.webhookAllowPrivate,
       timeoutMs: options.timeoutMs,
+      concurrency: options.concurrency,
     });
 
   return {

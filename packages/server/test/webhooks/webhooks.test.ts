@@ -2,7 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { dispatchEvents } from '../../src/domain/webhooks/deliveries.js';
 import type { WebhookWorker } from '../../src/webhooks/delivery-worker.js';
-import { startReceiver } from '../support/receiver.js';
+import { drainWorker, startReceiver } from '../support/receiver.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 type Created = { webhook: { id: string; status: string; events: string[] }; secret: string };
@@ -123,6 +123,52 @@ describe('webhooks', () => {
     const [call] = receiver.calls;
     expect(() => stripe.webhooks.constructEvent(call?.rawBody ?? '', call?.headers['service-signature'] as string, rotated.body.secret)).not.toThrow();
     expect(() => stripe.webhooks.constructEvent(call?.rawBody ?? '', call?.headers['service-signature'] as string, created.body.secret)).toThrow();
+  });
+
+  describe('a change to the webhook counts at once, also for the deliveries of a round already under way', () => {
+    /** Three task.created deliveries, sent one after the other: the first one's receiver changes the webhook before it answers. */
+    const roundOfThree = async (onFirst: (webhookId: string) => Promise<number>) => {
+      const created = await subscribe({ url: receiver.url, events: ['task.created'], projectId });
+      const webhookId = created.body.webhook.id;
+      receiver.answer(async () => (receiver.calls.length === 1 ? { status: await onFirst(webhookId) } : { status: 200 }));
+      await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { createTasks: [{ name: 'One' }, { name: 'Two' }, { name: 'Three' }] } });
+      await drainWorker(server.webhookWorker({ timeoutMs: 2000, concurrency: 1 }));
+      return { created, webhookId };
+    };
+
+    it('a rotated secret signs the rest of the round', async () => {
+      let secret = '';
+      const { created } = await roundOfThree(async (webhookId) => {
+        secret = (await server.request<Created>('POST', `/api/webhooks/${webhookId}/rotate-secret`, { key: owner.key })).body.secret;
+        return 200;
+      });
+      expect(receiver.calls).toHaveLength(3);
+      const [first, ...rest] = receiver.calls;
+      expect(() => stripe.webhooks.constructEvent(first!.rawBody, first!.headers['service-signature'] as string, created.body.secret)).not.toThrow();
+      for (const call of rest) {
+        expect(() => stripe.webhooks.constructEvent(call.rawBody, call.headers['service-signature'] as string, secret)).not.toThrow();
+        expect(() => stripe.webhooks.constructEvent(call.rawBody, call.headers['service-signature'] as string, created.body.secret)).toThrow();
+      }
+    });
+
+    it('a 410 Gone stops the rest of the round, and so does a deletion; what was not sent is closed, not counted as failing', async () => {
+      const { webhookId } = await roundOfThree(async () => 410);
+      expect(receiver.calls).toHaveLength(1);
+      const deliveries = await server.request<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${webhookId}/deliveries`, { key: owner.key });
+      expect(deliveries.body.deliveries.map((d) => `${d.status} ${d.attempts[0]?.httpStatus ?? d.attempts[0]?.error}`).sort()).toEqual([
+        'failed 410',
+        'failed not sent: the webhook was disabled or deleted meanwhile',
+        'failed not sent: the webhook was disabled or deleted meanwhile',
+      ]);
+      expect((await server.request<{ webhook: { status: string } }>('GET', `/api/webhooks/${webhookId}`, { key: owner.key })).body.webhook.status).toBe('disabled');
+
+      receiver.calls.length = 0;
+      await roundOfThree(async (id) => {
+        expect((await server.request('DELETE', `/api/webhooks/${id}`, { key: owner.key })).status).toBe(200);
+        return 200;
+      });
+      expect(receiver.calls).toHaveLength(1);
+    });
   });
 
   it('sends every event type the API triggers to a workspace-wide webhook', async () => {

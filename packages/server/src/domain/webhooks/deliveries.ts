@@ -167,6 +167,30 @@ export interface AttemptOutcome {
   error: string | null;
   /** The receiver answered 410 Gone: the caller disables the webhook (docs/api.md › Deliveries). */
   gone: boolean;
+  /** Not sent: the webhook was turned off or deleted while the delivery waited its turn. Closes it as failed, counting no failure. */
+  notSent?: boolean;
+}
+
+/**
+ * The webhook of a claimed delivery as it is when the delivery's turn comes: signed with
+ * its secret now (a rotation stops the old one at once), or null when it is no longer on —
+ * deleted, disabled, or gone after a 410 to an earlier delivery of the round.
+ */
+export async function webhookToSend(ctx: DomainContext, webhookId: string): Promise<WebhookRow | null> {
+  const webhook = await ctx.store.q.webhooks.findById(webhookId);
+  return webhook?.status === 'active' ? webhook : null;
+}
+
+/** A 410 Gone answer disables the webhook at once, before the round's other deliveries go; its owner is e-mailed. */
+export async function disableGoneWebhook(ctx: DomainContext, webhookId: string): Promise<void> {
+  const now = nowIso(ctx);
+  await ctx.store.transaction(async (tx) => {
+    const webhook = await tx.webhooks.findById(webhookId);
+    if (webhook?.status !== 'active') return;
+    const next = { ...webhook };
+    disable(next, 'gone', now);
+    await saveWebhookState(tx, webhook, next, now);
+  });
 }
 
 /**
@@ -209,28 +233,32 @@ export async function recordAttempts(
       if (outcome.ok) {
         status = 'succeeded';
         next.consecutive_failures = 0;
-      } else if (outcome.gone || attempt >= retryDelaysSec.length) {
+      } else if (outcome.notSent || outcome.gone || attempt >= retryDelaysSec.length) {
         status = 'failed';
         if (outcome.gone) disable(next, 'gone', now);
-        else if (delivery.event_type !== PING_EVENT) next.consecutive_failures += 1;
+        else if (!outcome.notSent && delivery.event_type !== PING_EVENT) next.consecutive_failures += 1;
         if (next.consecutive_failures >= FAILURES_BEFORE_DISABLE && next.status === 'active') disable(next, 'failing', now);
       } else {
         nextAttemptAt = new Date(at.getTime() + (retryDelaysSec[attempt] ?? 0) * 1000).toISOString();
       }
       await tx.webhooks.updateDelivery(delivery.id, { status, attempt_count: attempt, next_attempt_at: nextAttemptAt, lease_until: null, updated_at: now });
-      if (next.status !== webhook.status || next.consecutive_failures !== webhook.consecutive_failures) {
-        await tx.webhooks.update(webhook.id, {
-          status: next.status,
-          disabled_reason: next.disabled_reason,
-          disabled_at: next.disabled_at,
-          consecutive_failures: next.consecutive_failures,
-          updated_at: now,
-        });
-        if (next.status === 'disabled' && webhook.status === 'active') await mailOwnerAboutDisable(tx, next, now);
-      }
+      await saveWebhookState(tx, webhook, next, now);
       webhooks.set(webhook.id, next);
     }
   });
+}
+
+/** Saves a webhook's status and failure count when they changed, e-mailing its owner when it was just disabled. */
+async function saveWebhookState(tx: Queries, before: WebhookRow, next: WebhookRow, now: string): Promise<void> {
+  if (next.status === before.status && next.consecutive_failures === before.consecutive_failures) return;
+  await tx.webhooks.update(next.id, {
+    status: next.status,
+    disabled_reason: next.disabled_reason,
+    disabled_at: next.disabled_at,
+    consecutive_failures: next.consecutive_failures,
+    updated_at: now,
+  });
+  if (next.status === 'disabled' && before.status === 'active') await mailOwnerAboutDisable(tx, next, now);
 }
 
 function disable(webhook: WebhookRow, reason: 'gone' | 'failing', now: string): void {
