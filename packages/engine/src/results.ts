@@ -123,9 +123,11 @@ function makeRow(st: ScheduleState, i: number): TaskResult {
   const lf = sum ? st.sumLF[i]! : st.lf[i]!;
   let duration = net.dur[i]!;
   let progress = net.progress[i]!;
+  let actualStart = net.actualStart[i]!;
+  let actualFinish = net.actualFinish[i]!;
   if (sum) {
     duration = net.cals[i]!.workBetween(st.start[i]!, st.finish[i]!);
-    progress = summaryProgress(st, i);
+    ({ progress, actualStart, actualFinish } = summaryActuals(st, i));
   }
   // Most dates coincide (start = early start, …): reuse their strings.
   const start = st.start[i]!;
@@ -152,15 +154,24 @@ function makeRow(st: ScheduleState, i: number): TaskResult {
     isMilestone: !sum && net.milestone[i] === 1,
     pertDurationMin: Number.isFinite(net.pert[i]!) ? net.pert[i]! : null,
     progressPct: Math.round(progress * 100) / 100,
+    actualStartAt: Number.isFinite(actualStart) ? toIsoString(actualStart) : null,
+    actualFinishAt: Number.isFinite(actualFinish) ? toIsoString(actualFinish) : null,
   };
 }
 
-/** Σ actual duration ÷ Σ duration over leaf descendants. */
-function summaryProgress(st: ScheduleState, s: number): number {
+/**
+ * What a summary rolls up from its leaf descendants, as Microsoft Project does: progress
+ * (Σ actual duration ÷ Σ duration), the earliest actual start, and — once every leaf is
+ * complete — the latest actual finish (a leaf completed without one: its finish).
+ */
+function summaryActuals(st: ScheduleState, s: number): { progress: number; actualStart: number; actualFinish: number } {
   const net = st.net;
   let a = 0;
   let d = 0;
   let open = false;
+  let actualStart = Infinity;
+  let actualFinish = -Infinity;
+  let allComplete = true;
   const stack = [s];
   while (stack.length) {
     const v = stack.pop()!;
@@ -170,12 +181,19 @@ function summaryProgress(st: ScheduleState, s: number): number {
         a += net.actualDur[c]!;
         d += net.dur[c]!;
         if (net.dur[c]! > 0 && !net.complete[c]) open = true;
+        if (net.started[c] && net.actualStart[c]! < actualStart) actualStart = net.actualStart[c]!;
+        if (!net.complete[c]) allComplete = false;
+        else actualFinish = Math.max(actualFinish, Number.isFinite(net.actualFinish[c]!) ? net.actualFinish[c]! : st.finish[c]!);
       }
     }
   }
   const pct = d > 0 ? (100 * a) / d : 0;
-  // Actual minutes are whole: a 99.99 % subtask may count its full duration as done.
-  return open && pct > 99.99 ? 99.99 : pct;
+  return {
+    // Actual minutes are whole: a 99.99 % subtask may count its full duration as done.
+    progress: open && pct > 99.99 ? 99.99 : pct,
+    actualStart,
+    actualFinish: allComplete && Number.isFinite(actualStart) ? actualFinish : NaN,
+  };
 }
 
 /** An instant's ISO string; '' for an unbounded date. */
@@ -197,6 +215,8 @@ export function sameRow(a: TaskResult, b: TaskResult): boolean {
     a.isCritical === b.isCritical &&
     a.durationMin === b.durationMin &&
     a.progressPct === b.progressPct &&
+    a.actualStartAt === b.actualStartAt &&
+    a.actualFinishAt === b.actualFinishAt &&
     a.pertDurationMin === b.pertDurationMin &&
     a.isMilestone === b.isMilestone &&
     a.isSummary === b.isSummary &&

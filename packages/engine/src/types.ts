@@ -130,6 +130,10 @@ export interface TaskResult {
   pertDurationMin: number | null;
   /** Summaries: Σ actual ÷ Σ duration of their leaves; leaves: their own value. */
   progressPct: number;
+  /** Summaries: the earliest actual start of their leaves (null when none started); leaves: their own. */
+  actualStartAt: string | null;
+  /** Summaries: the latest actual finish of their leaves once all are complete, else null; leaves: their own. */
+  actualFinishAt: string | null;
 }
 
 export type ConflictKind = 'constraint_vs_link' | 'deadline_missed' | 'manual_vs_link' | 'before_project_start';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectStatus, fieldPaths, newTask, planningClient, uuid, type PlanningClient, type PlanTask } from '../support/planning.js';
+import { expectStatus, fieldPaths, newTask, planningClient, scheduleDrift, uuid, type PlanningClient, type PlanTask } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 const planOnly = ['sortKey'];
@@ -237,6 +237,31 @@ describe('tasks', () => {
       const build = second.body.tasks.find((t) => t.name === 'Build');
       await client.link(project.id, { predecessorId: design?.id, successorId: build?.id });
       expect((await client.getTask(project.id, phase!.id)).body.task).toMatchObject({ type: 'summary', durationMin: 1440, finishAt: '2026-03-04T17:00:00.000Z' });
+    });
+
+    it("a task with progress that gets subtasks rolls up their progress and actuals, not its own", async () => {
+      const project = await client.createProject({ name: 'Started then split', key: 'SPL' });
+      const task = await newTask(client, project.id, { name: 'Survey', durationMin: 960 });
+      expectStatus(await client.patchTask(project.id, task.id, { progressPct: 50 }), 200);
+      const child = await newTask(client, project.id, { name: 'Walk the site', parentId: task.id, durationMin: 480 });
+      const actuals = async () => {
+        const { task: read } = (await client.getTask(project.id, task.id)).body;
+        return { type: read.type, progressPct: read.progressPct, actualStartAt: read.actualStartAt, actualFinishAt: read.actualFinishAt, actualDurationMin: read.actualDurationMin, remainingDurationMin: read.remainingDurationMin };
+      };
+      expect(await actuals()).toEqual({ type: 'summary', progressPct: 0, actualStartAt: null, actualFinishAt: null, actualDurationMin: null, remainingDurationMin: null });
+
+      expectStatus(await client.patchTask(project.id, child.id, { progressPct: 50 }), 200);
+      expect(await actuals()).toEqual({ type: 'summary', progressPct: 50, actualStartAt: '2026-03-02T08:00:00.000Z', actualFinishAt: null, actualDurationMin: 240, remainingDurationMin: 240 });
+      expectStatus(await client.patchTask(project.id, child.id, { progressPct: 100 }), 200);
+      expect(await actuals()).toEqual({
+        type: 'summary',
+        progressPct: 100,
+        actualStartAt: '2026-03-02T08:00:00.000Z',
+        actualFinishAt: '2026-03-02T17:00:00.000Z',
+        actualDurationMin: 480,
+        remainingDurationMin: 0,
+      });
+      expect(await scheduleDrift(server, project.id)).toEqual([]);
     });
 
     it('a change set creates a phase and its subtasks in one go, referring to the phase by its client id', async () => {

@@ -35,6 +35,8 @@ export interface PlanTask {
   lateFinishAt: string | null;
   actualStartAt: string | null;
   actualFinishAt: string | null;
+  actualDurationMin: number | null;
+  remainingDurationMin: number | null;
   manuallyScheduled: boolean;
 }
 export type Task = Omit<PlanTask, 'sortKey'> & {

@@ -343,7 +343,12 @@ describe('webhooks', () => {
     await server.request('PATCH', `/api/projects/${id}/tasks/${step}`, { key: owner.key, body: { durationMin: 960, progressPct: 50 } });
     await drain();
     const phaseUpdate = receiver.of('task.updated').find((event) => event.data.task.id === phase);
-    expect(phaseUpdate?.data.changes).toEqual({ durationMin: { from: 480, to: 960 }, progressPct: { from: 100, to: 50 } });
+    expect(phaseUpdate?.data.changes).toEqual({
+      durationMin: { from: 480, to: 960 },
+      progressPct: { from: 100, to: 50 },
+      remainingDurationMin: { from: 0, to: 480 },
+      actualFinishAt: { from: '2026-03-02T17:00:00.000Z', to: null },
+    });
     const phaseMoved = receiver.of('task.dates_changed').find((event) => event.data.task.id === phase);
     expect(phaseMoved?.data.cause).toBe('reschedule');
 

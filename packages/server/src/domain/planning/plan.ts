@@ -291,8 +291,15 @@ export function recalculate(plan: Plan, options: { full?: boolean } = {}): Sched
     row.free_float_min = computed.freeFloatMin;
     row.is_critical = computed.isCritical ? 1 : 0;
     if (computed.isSummary) {
+      // What a summary rolls up from its subtasks (its own progress and actuals, from before
+      // it had subtasks, no longer count): Microsoft Project's actual and remaining duration.
       row.duration_min = computed.durationMin;
       row.progress_pct = computed.progressPct;
+      row.actual_start_at = computed.actualStartAt;
+      row.actual_finish_at = computed.actualFinishAt;
+      const actual = computed.actualStartAt === null ? null : Math.round((computed.durationMin * computed.progressPct) / 100);
+      row.actual_duration_min = actual;
+      row.remaining_duration_min = actual === null ? null : computed.durationMin - actual;
     }
   }
   return result;
