@@ -8,7 +8,12 @@ export const Uuid = z.uuid().overwrite((id) => id.toLowerCase());
 export function QueryInteger(min: number, max: number, fallback: number) {
   return z.preprocess(
     (value) => (typeof value === 'string' && !/^[0-9]+$/.test(value) ? Number.NaN : value),
-    z.coerce.number({ error: 'must be a whole number' }).int().min(min).max(max).default(fallback),
+    z.coerce
+      .number({ error: (issue) => (issue.code === 'invalid_type' ? 'must be a whole number' : undefined) })
+      .int('must be a whole number')
+      .min(min, `must be from ${min} to ${max}`)
+      .max(max, `must be from ${min} to ${max}`)
+      .default(fallback),
   );
 }
 // Dates a client sends: far enough inside the span the engine computes exactly (1600-2399)

@@ -27,7 +27,7 @@ const oauthScope = { read: 'service:read', write: 'service:write' } as const;
  * Before the SDK sees a request: the `Origin`, when a browser sends one, must be the
  * service's own (403), then authentication (401 with a `WWW-Authenticate` challenge
  * naming the protected-resource metadata), the rate limit (a `tools/call` of a write tool
- * counts as a write, anything else as a read), and the scope of the tool called (403
+ * counts as a write, anything else as a read; each message of a batch counts), and the scope of the tool called (403
  * `insufficient_scope` challenge, so a client can ask for more).
  */
 export async function mcpRoutes(app: FastifyInstance, ctx: DomainContext, http: McpHttp): Promise<void> {
@@ -61,9 +61,10 @@ export async function mcpRoutes(app: FastifyInstance, ctx: DomainContext, http: 
         }
         throw error;
       }
-      const needed = scopeOfCall(request.body);
-      await http.rateLimit(actor, request, reply, needed ?? 'read');
-      if (needed === 'write' && actor.scope !== 'write') {
+      // Each message of a batch (2025-03-26 clients) counts, as it would sent alone.
+      const scopes = (Array.isArray(request.body) && request.body.length > 0 ? request.body : [request.body]).map(scopeOfCall);
+      for (const scope of scopes) await http.rateLimit(actor, request, reply, scope ?? 'read');
+      if (scopes.includes('write') && actor.scope !== 'write') {
         const message = 'this credential is read-only; the tool needs the service:write scope';
         return reply
           .code(403)
@@ -89,15 +90,8 @@ function scopesOf(actor: Actor): string[] {
   return actor.scope === 'write' ? [oauthScope.read, oauthScope.write] : [oauthScope.read];
 }
 
-/**
- * The scope the tool a JSON-RPC `tools/call` names needs (undefined for any other message,
- * or an unknown tool); for a batch (2025-03-26 clients), the widest of its calls.
- */
+/** The scope the tool a JSON-RPC `tools/call` names needs (undefined for any other message, or an unknown tool). */
 function scopeOfCall(body: unknown): Scope | undefined {
-  if (Array.isArray(body)) {
-    const scopes = body.map(scopeOfCall);
-    return scopes.includes('write') ? 'write' : scopes.includes('read') ? 'read' : undefined;
-  }
   if (typeof body !== 'object' || body === null) return undefined;
   const message = body as { method?: unknown; params?: { name?: unknown } };
   return message.method === 'tools/call' ? scopeOfTool(message.params?.name) : undefined;

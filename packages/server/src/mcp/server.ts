@@ -39,6 +39,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { AppError, invalid } from '../domain/errors.js';
+import { fieldProblems } from '../domain/validation.js';
 import { perform, RawJson, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
 
@@ -97,14 +98,19 @@ async function run(caller: McpCaller, operation: Operation, args: Args, options:
   const { dryRun, ...fields } = options.dryRunArgument ? named : { ...named, dryRun: options.dryRun };
   // Anything but a boolean could be a preview meant and a write made: refused.
   if (dryRun !== undefined && typeof dryRun !== 'boolean') throw invalid([{ path: 'dryRun', message: 'must be true or false' }]);
+  // A key that is not a string would make a retry write twice: refused, not ignored.
+  if (idempotencyKey !== undefined && typeof idempotencyKey !== 'string') throw invalid([{ path: 'idempotencyKey', message: 'must be a string of 1-255 characters' }]);
   for (const [name, value] of Object.entries(fields)) {
     if (def.params && name in def.params.shape) params[name] = value;
     else if (def.query && name in def.query.shape) query[name] = value;
     else body[name] = value;
   }
+  // Ids are arguments here, not parts of an address: a missing or malformed one is a mistake to name (REST answers 404).
+  const ids = def.params?.safeParse(params);
+  if (ids && !ids.success) throw invalid(fieldProblems(ids.error, '(arguments)'));
   const outcome = await perform(caller.ctx, caller.actor, operation, { params, query, body: def.body ? body : undefined }, {
     dryRun: dryRun === true,
-    idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
+    idempotencyKey: idempotencyKey as string | undefined,
   });
   return (outcome.body instanceof RawJson ? JSON.parse(outcome.body.bytes.toString('utf8')) : outcome.body) as Answer;
 }
@@ -163,7 +169,14 @@ const changeSetHelp =
   'Arguments: createTasks (new tasks; give one an `id` (a UUID of your choosing) to refer to it from parentId, afterTaskId, predecessorId, successorId in the same call), updateTasks (`id` plus the fields to change), createDependencies (predecessorId, successorId, type FS|SS|FF|SF, lagMin in working minutes), deleteDependencyIds, fullReschedule. Durations and lags are working minutes (a working day is 480). Dates such as startAt are computed and cannot be set; pin a task with constraintKind and constraintDate instead.';
 
 const read: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
+/** A write that only adds (a task, a comment, a version, a calendar, a copy). */
 const write: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false };
+/**
+ * A write that may change or remove what is there (MCP: not "only additive"): task fields,
+ * links, leveling delays, the main baseline, a calendar's holidays, a resource. Clients
+ * ask the person before such a call. Projects and tasks are never deleted.
+ */
+const overwrite: ToolAnnotations = { ...write, destructiveHint: true };
 
 /** `LEV-2 +960 min (2026-03-02→2026-03-04)`: a task leveling delays, and where it starts. */
 function leveledLine(task: Of<typeof LevelingResult>['leveling']['tasks'][number]): string {
@@ -260,7 +273,7 @@ export const tools = {
     description: `Save a change set to a project in one step: create tasks, edit tasks, add or change dependencies, remove dependencies; the schedule is recalculated once and the answer lists every task that was created or moved. Any invalid item rejects the whole set (nothing saved; the error names each field). Prefer what_if first when the user is exploring. Tasks cannot be deleted. ${changeSetHelp}`,
     operation: operations.createTasks,
     input: changeArgs.extend(idempotencyArg),
-    annotations: write,
+    annotations: overwrite,
     options: { body: asChangeSet, idempotent: true },
     summary: (answer) => writeSummary(answer, true),
   },
@@ -273,7 +286,7 @@ export const tools = {
       ...LevelingRequest.shape,
       dryRun: z.boolean().optional().describe('true: only answer what leveling would change; nothing is saved or announced.'),
     }),
-    annotations: { ...write, idempotentHint: true },
+    annotations: { ...overwrite, idempotentHint: true },
     options: { dryRunArgument: true },
     summary: (answer, args) => levelingSummary(answer, args.dryRun !== true),
   },
@@ -294,7 +307,7 @@ export const tools = {
       "Record every task's current dates, duration, work and cost as a baseline to compare the plan against later. Without a name it replaces the main baseline; with a name it adds a named one. Use it when the user agrees on a plan.",
     operation: operations.saveBaseline,
     input: projectArgs.extend(BaselineCreate.shape),
-    annotations: write,
+    annotations: overwrite,
     summary: (answer) => {
       const { baseline } = answer as Of<typeof BaselineResponse>;
       return `Baseline "${baseline.name}" saved at ${baseline.capturedAt}.`;
@@ -364,7 +377,7 @@ export const tools = {
     description: `Change a project's working calendar, e.g. add a holiday (exceptions are replaced whole: send every exception). When the project or a task works on it, every task is rescheduled and the answer says so. ${calendarHelp}`,
     operation: operations.updateCalendar,
     input: calendarArgs.extend(CalendarPatch.shape),
-    annotations: write,
+    annotations: overwrite,
     summary: (answer) => {
       const { calendar, rescheduled, conflicts } = answer as Of<typeof CalendarPatchResult>;
       const conflictText = conflicts.length > 0 ? `; ${counted(conflicts, 'scheduling conflict', (c) => c.message, 3)}` : '';
@@ -386,7 +399,7 @@ export const tools = {
       "Rename a resource of a project or change its Max. Units (maxUnitsPct, a whole percent from 1: 300 when there are three cranes, 50 for someone half-time). No date moves: run level_resources afterwards to resolve what is over-allocated.",
     operation: operations.updateResource,
     input: resourceArgs.extend(ResourcePatch.shape),
-    annotations: { ...write, idempotentHint: true },
+    annotations: { ...overwrite, idempotentHint: true },
     summary: (answer) => `Resource ${resourceLine((answer as Of<typeof ResourceResponse>).resource)} saved.`,
   },
 } satisfies Record<string, Tool>;
@@ -415,18 +428,23 @@ function advertised(schema: z.ZodType, io: 'input' | 'output'): StandardSchemaWi
   };
 }
 
-/** Paths as tool arguments name them: `createTasks[0].name`, not `body.createTasks[0].name`. */
-function argumentPath(path: string): string {
+/**
+ * Paths as tool arguments name them: `createTasks[0].name`, not `body.createTasks[0].name`;
+ * a whole-request path (`body`, `query`) is `(arguments)`, unless an argument has that name
+ * (add_comment's `body`).
+ */
+function argumentPath(path: string, argumentNames: ReadonlySet<string>): string {
   if (path === 'headers.idempotency-key') return 'idempotencyKey';
+  if (argumentNames.has(path)) return path;
   return path.replace(/^(body|query|params)\.?/, '') || '(arguments)';
 }
 
 /** An error as the tool's result: the API's error code, message and details (field paths as the arguments name them). */
-function errorResult(error: AppError): CallToolResult {
+function errorResult(error: AppError, argumentNames: ReadonlySet<string>): CallToolResult {
   const details = error.details && Array.isArray(error.details.fields)
-    ? { ...error.details, fields: (error.details.fields as { path: string; message: string }[]).map((field) => ({ ...field, path: argumentPath(field.path) })) }
+    ? { ...error.details, fields: (error.details.fields as { path: string; message: string }[]).map((field) => ({ ...field, path: argumentPath(field.path, argumentNames) })) }
     : error.details;
-  const message = details === error.details ? error.message : error.message.replace(/(^|; )(body|query|params)\./g, '$1');
+  const message = details === error.details ? error.message : error.message.replace(/(^|; )(body|query|params)\./g, '$1').replace(/(^|; )headers\.idempotency-key/g, '$1idempotencyKey');
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: error.code, message, ...(details ? { details } : {}) }) }] };
 }
 
@@ -452,6 +470,8 @@ export function buildMcpServer(caller: McpCaller, version: string): McpServer {
   const server = new McpServer(
     { name: 'gantry', title: 'Gantry', version },
     {
+      // The tools a credential gets never change while it is connected: no list_changed notifications to expect.
+      capabilities: { tools: { listChanged: false } },
       instructions:
         'Gantry plans projects: tasks in a tree, dependencies, and a scheduler that computes dates, float and the critical path after every change. Find a project with list_projects, read it with get_plan or search_tasks, try changes with what_if, and save them with apply_changes. Durations are in working minutes (480 per day).',
     },
@@ -459,16 +479,18 @@ export function buildMcpServer(caller: McpCaller, version: string): McpServer {
   for (const [name, tool] of Object.entries(tools) as [ToolName, Tool][]) {
     if (tool.operation.def.scope === 'write' && caller.actor.scope !== 'write') continue;
     const { input, output } = toolSchemas()[name];
+    const argumentNames = new Set(Object.keys(tool.input.shape));
     server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations: tool.annotations }, async (given: unknown) => {
       const args = (given ?? {}) as Args;
       try {
         const answer = await run(caller, tool.operation, args, tool.options);
         const result = tool.complete ? await tool.complete(caller, args, answer) : answer;
-        return { structuredContent: result, content: [{ type: 'text', text: tool.summary(result, args) }] };
+        // The summary for people, then the whole answer as JSON for clients that read only text (MCP: structured content SHOULD also come as text).
+        return { structuredContent: result, content: [{ type: 'text', text: tool.summary(result, args) }, { type: 'text', text: JSON.stringify(result) }] };
       } catch (error) {
-        if (error instanceof AppError) return errorResult(error);
+        if (error instanceof AppError) return errorResult(error, argumentNames);
         caller.log.error({ err: error, tool: name }, 'MCP tool failed');
-        return errorResult(new AppError('server_error', 'internal error; retry with exponential backoff'));
+        return errorResult(new AppError('server_error', 'internal error; retry with exponential backoff'), argumentNames);
       }
     });
   }

@@ -90,14 +90,24 @@ export async function oauthRoutes(app: FastifyInstance, ctx: DomainContext): Pro
     ['/.well-known/oauth-protected-resource/mcp', resources.mcp, 'Gantry MCP server'],
     ['/.well-known/oauth-protected-resource/api', resources.api, 'Gantry REST API'],
   ] as const) {
+    // Public documents: browser-based clients (the MCP Inspector) read them from other origins.
     app.get(path, async (_request, reply) =>
-      reply.header('cache-control', 'public, max-age=3600').send({
+      reply.header('cache-control', 'public, max-age=3600').header('access-control-allow-origin', '*').send({
         resource,
         resource_name: name,
         authorization_servers: [ctx.baseUrl],
         scopes_supported: [...oauthScopes],
         bearer_methods_supported: ['header'],
       }),
+    );
+    app.options(path, async (_request, reply) =>
+      reply
+        .code(204)
+        .header('access-control-allow-origin', '*')
+        .header('access-control-allow-methods', 'GET')
+        .header('access-control-allow-headers', '*')
+        .header('access-control-max-age', '3600')
+        .send(),
     );
   }
 

@@ -51,6 +51,8 @@ describe('task listing', () => {
       const response = await client.listTasks(projectId, `limit=${limit}`);
       expectStatus(response, 400);
       expect(fieldPaths(response.body)).toContain('limit');
+      const { message } = response.body.details!.fields!.find((field) => field.path === 'limit')!;
+      expect(message, limit).toBe(limit === '0' || limit === '501' ? 'must be from 1 to 500' : 'must be a whole number');
     }
     const max = await client.listTasks(projectId, 'limit=500');
     expect(max.body.tasks).toHaveLength(230);

@@ -101,6 +101,19 @@ describe('MCP access', () => {
     const writeTool = await rawPost(server, { method: 'tools/call', params: { name: 'save_baseline', arguments: { projectId } } }, auth);
     expect(writeTool.status).toBe(403);
     expect(writeTool.headers.get('x-ratelimit-limit')).toBe('999');
+
+    // Each message of a batch counts, as sent alone: five reads take five from the read budget.
+    const remaining = async (body: unknown) => {
+      const response = await fetch(`${server.url}/mcp`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-03-26' },
+        body: JSON.stringify(body),
+      });
+      return Number(response.headers.get('x-ratelimit-remaining'));
+    };
+    const before = await remaining({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const calls = Array.from({ length: 5 }, (_, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/call', params: { name: 'list_projects', arguments: {} } }));
+    expect(await remaining(calls)).toBe(before - 5);
   });
 
   it('records MCP calls in the audit log with the key', async () => {

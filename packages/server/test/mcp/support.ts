@@ -8,6 +8,8 @@ import type { TestServer } from '../support/test-server.js';
 export interface McpClient {
   sdk: '1.x' | '2.x';
   protocolVersion: string | undefined;
+  /** What the server said it can do. */
+  capabilities: { tools?: { listChanged?: boolean } } | undefined;
   listTools(): Promise<{ tools: { name: string; annotations?: Record<string, unknown>; inputSchema: unknown; outputSchema?: unknown; description?: string }[] }>;
   callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
   close(): Promise<void>;
@@ -29,6 +31,7 @@ export async function connectLegacy(server: TestServer, key: string): Promise<Mc
   return {
     sdk: '1.x',
     protocolVersion: transport.protocolVersion,
+    capabilities: client.getServerCapabilities(),
     listTools: () => client.listTools(),
     callTool: (params) => client.callTool(params),
     close: () => client.close(),
@@ -42,6 +45,7 @@ export async function connectModern(server: TestServer, key: string): Promise<Mc
   return {
     sdk: '2.x',
     protocolVersion: client.getNegotiatedProtocolVersion(),
+    capabilities: client.getServerCapabilities(),
     listTools: () => client.listTools(),
     callTool: (params) => client.callTool(params),
     close: () => client.close(),
@@ -55,6 +59,7 @@ export async function callOk<T>(client: McpClient, name: string, args: Record<st
   expect(result.structuredContent).toBeDefined();
   expect(result.content[0]?.type).toBe('text');
   expect(result.content[0]?.text?.length).toBeGreaterThan(0);
+  expect(JSON.parse(result.content[1]?.text ?? 'null'), 'the answer as JSON text').toEqual(result.structuredContent);
   return result as ToolResult<T> & { structuredContent: T };
 }
 

@@ -4,6 +4,7 @@ import { provisionUser, startTestServer, type TestServer } from '../support/test
 import { callError, callOk, connectLegacy, connectModern, type McpClient } from './support.js';
 
 const readTools = ['get_calendar', 'get_plan', 'get_task', 'list_calendars', 'list_projects', 'list_resources', 'list_versions', 'list_workspaces', 'search_tasks'];
+const overwritingTools = ['apply_changes', 'level_resources', 'save_baseline', 'update_calendar', 'update_resource'];
 const writeTools = ['add_comment', 'apply_changes', 'create_calendar', 'duplicate_project', 'level_resources', 'save_baseline', 'save_version', 'update_calendar', 'update_resource', 'what_if'];
 
 // docs/mcp.md: each official SDK client, over Streamable HTTP with an API key, lists the
@@ -41,6 +42,8 @@ describe.each([
 
   it('speaks the protocol revision the client asked for', () => {
     expect(client.protocolVersion).toBe(protocolVersion);
+    // A stateless server never notifies: its tool list does not change under a client.
+    expect(client.capabilities?.tools?.listChanged).toBe(false);
   });
 
   it('lists every tool with schemas, annotations and a description', async () => {
@@ -52,7 +55,8 @@ describe.each([
       expect(tool.outputSchema, tool.name).toMatchObject({ type: 'object' });
       const readOnly = readTools.includes(tool.name) || tool.name === 'what_if';
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(readOnly);
-      if (!readOnly) expect(tool.annotations?.destructiveHint, tool.name).toBe(false);
+      // MCP: destructive unless the tool only adds.
+      if (!readOnly) expect(tool.annotations?.destructiveHint, tool.name).toBe(overwritingTools.includes(tool.name));
     }
     const applyChanges = tools.find((tool) => tool.name === 'apply_changes') as { inputSchema: { properties: Record<string, unknown>; required: string[] } };
     expect(Object.keys(applyChanges.inputSchema.properties).sort()).toEqual(['createDependencies', 'createTasks', 'deleteDependencyIds', 'fullReschedule', 'idempotencyKey', 'projectId', 'updateTasks']);
@@ -155,7 +159,17 @@ describe.each([
     const hidden = (await planningClient(server, stranger.key).createProject({ name: 'Secret' })).id;
     expect((await callError(client, 'get_plan', { projectId: hidden })).error).toBe('not_found');
     expect((await callError(client, 'what_if', { projectId: hidden, createTasks: [{ name: 'x' }] })).error).toBe('not_found');
-    expect((await callError(client, 'get_plan', { projectId: 'not-a-uuid' })).error).toBe('not_found');
+    // Ids are arguments: a missing or malformed one is named (REST, where it is the address, says 404).
+    for (const projectId of ['not-a-uuid', undefined]) {
+      const refused = await callError(client, 'get_plan', projectId === undefined ? {} : { projectId });
+      expect(refused.error).toBe('invalid_request');
+      expect(refused.details?.fields?.map((field) => field.path)).toEqual(['projectId']);
+    }
+    const emptyComment = await callError(client, 'add_comment', { projectId, taskId: design.id, body: '' });
+    expect(emptyComment.details?.fields?.map((field) => field.path)).toEqual(['body']);
+    const numericKey = await callError(client, 'apply_changes', { projectId, createTasks: [{ name: 'Twice?' }], idempotencyKey: 5 });
+    expect(numericKey.details?.fields?.map((field) => field.path)).toEqual(['idempotencyKey']);
+    expect((await rest.fullProject(projectId)).body.tasks.map((task) => task.name)).not.toContain('Twice?');
     const cycle = await callError(client, 'what_if', { projectId, createDependencies: [{ predecessorId: before.body.tasks[1]?.id, successorId: design.id }, { predecessorId: design.id, successorId: before.body.tasks[1]?.id }] });
     expect(cycle.error).toBe('dependency_cycle');
     const deletion = await callError(client, 'apply_changes', { projectId, deleteTaskIds: [design.id] });

@@ -98,8 +98,14 @@ describe('discovery', () => {
       ['/.well-known/oauth-protected-resource/mcp', mcp],
       ['/.well-known/oauth-protected-resource/api', api],
     ] as const) {
-      const metadata = (await (await fetch(`${server.url}${path}`)).json()) as Record<string, unknown>;
+      const response = await fetch(`${server.url}${path}`, { headers: { origin: 'https://inspector.example' } });
+      const metadata = (await response.json()) as Record<string, unknown>;
       expect(metadata, path).toMatchObject({ resource, authorization_servers: [server.url], scopes_supported: ['service:read', 'service:write'] });
+      // Readable by browser clients of any origin, preflight included.
+      expect(response.headers.get('access-control-allow-origin'), path).toBe('*');
+      const preflight = await fetch(`${server.url}${path}`, { method: 'OPTIONS', headers: { origin: 'https://inspector.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'mcp-protocol-version' } });
+      expect(preflight.status, path).toBe(204);
+      expect(preflight.headers.get('access-control-allow-origin'), path).toBe('*');
     }
   });
 });
