@@ -30,10 +30,18 @@ describe('loadConfig', () => {
       'GANTRY_RATE_LIMIT_READS',
     ]);
     expect(problems({ BASE_URL: 'ftp://example.com' })).toEqual([expect.stringMatching(/^BASE_URL: .*http/)]);
+    for (const value of ['https://gantry.example.com/?tenant=1', 'https://gantry.example.com/#top']) expect(problems({ BASE_URL: value }), value).toEqual([expect.stringMatching(/^BASE_URL: .*query/)]);
     expect(loadConfig({ BASE_URL: 'https://gantry.example.com/', GANTRY_WEBHOOK_RETRY_DELAYS: '0, 1.5,60' })).toMatchObject({
       baseUrl: 'https://gantry.example.com',
       webhookRetryDelaysSec: [0, 1.5, 60],
     });
+  });
+
+  it('takes DATABASE_URL in every form pg reads, and nothing else', () => {
+    for (const value of ['postgres://u@db.example.com/gantry', 'postgresql://u@%2Fvar%2Frun%2Fpostgresql/gantry', 'postgres://u@localhost/db?host=/var/run/postgresql', 'socket:/var/run/postgresql?db=gantry']) {
+      expect(loadConfig({ DATABASE_URL: value }).databaseUrl, value).toBe(value);
+    }
+    for (const value of ['mysql://db/gantry', 'db.example.com:5432']) expect(problems({ DATABASE_URL: value }), value).toEqual([expect.stringMatching(/^DATABASE_URL: /)]);
   });
 
   it('trusts X-Forwarded-For only from the reverse proxies named, never from everyone', () => {

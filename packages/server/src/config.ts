@@ -37,11 +37,16 @@ const EnvSchema = z.object({
       return port;
     }),
   HOST: z.string().optional().default('127.0.0.1'),
-  BASE_URL: z.url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL such as https://gantry.example.com' }).optional(),
+  BASE_URL: z
+    .url({ protocol: /^https?$/, message: 'must be an absolute http(s) URL such as https://gantry.example.com' })
+    // Links are built by appending paths: a query or a fragment would end up in the middle of them.
+    .refine((value) => !/[?#]/.test(value), 'must have no query (?) or fragment (#): links are built by appending paths to it')
+    .optional(),
   DATA_DIR: z.string().optional().default('./data'),
   DATABASE_URL: z
     .string()
-    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL (unset it to use the embedded SQLite store)')
+    // Every form pg reads: postgres:// and postgresql:// URLs, and socket:/path?db=… for a Unix socket.
+    .regex(/^(postgres(ql)?:\/\/|socket:)/, 'must be a postgres:// URL or a socket: path (unset it to use the embedded SQLite store)')
     .optional(),
   REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
   GANTRY_SERVE_WORKER: z

@@ -22,6 +22,8 @@ export interface Command {
   run(ctx: DomainContext, values: Record<string, string | undefined>): Promise<{ json: unknown; text: string }>;
 }
 
+const MAIL_LIST_MAX = 10_000;
+
 const emailOption: CommandOption = { type: 'string', required: true, help: 'e-mail address of an existing user' };
 
 /** Every CLI command, by its words (`key create`); the domain functions do the work. */
@@ -102,11 +104,12 @@ export const commands: Record<string, Command> = {
   },
   'mail list': {
     summary: 'Show the e-mail outbox (what was, or will be, sent)',
-    options: { pending: { type: 'boolean', help: 'only messages not sent yet' }, limit: { type: 'string', help: 'at most this many (default 100)' } },
+    options: { pending: { type: 'boolean', help: 'only messages not sent yet' }, limit: { type: 'string', help: `the newest this many (default 100, at most ${MAIL_LIST_MAX})` } },
     async run(ctx, values) {
-      const limit = Number(values.limit ?? 100);
-      if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive whole number');
-      const rows = await ctx.store.q.outbox.listMail({ pendingOnly: Boolean(values.pending), limit });
+      const limit = values.limit === undefined ? 100 : /^[0-9]{1,6}$/.test(values.limit) ? Number(values.limit) : 0;
+      if (limit < 1 || limit > MAIL_LIST_MAX) throw new UsageError(`--limit must be a whole number from 1 to ${MAIL_LIST_MAX}`);
+      // The newest messages (a fresh verification link is what one looks for), oldest first.
+      const rows = await ctx.store.q.outbox.listMail({ pendingOnly: Boolean(values.pending), limit, newest: true });
       const mail = rows.map((m) => ({ id: m.id, to: m.to_address, subject: m.subject, body: m.body, createdAt: m.created_at, sentAt: m.sent_at, error: m.error }));
       const text = mail.map((m) => `${m.createdAt}  ${m.sentAt ? 'sent   ' : 'pending'}  ${m.to}  ${m.subject}`).join('\n') || 'the outbox is empty';
       return { json: { mail }, text };

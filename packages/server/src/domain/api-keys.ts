@@ -1,5 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ApiKey, ApiKeyCreate, Scope } from '@gantry/contract';
+import { limits, type ApiKey, type ApiKeyCreate, type Scope } from '@gantry/contract';
 import type { z } from 'zod';
 import type { ApiKeyRow } from '../store/store.js';
 import type { Actor, DomainContext } from './context.js';
@@ -49,6 +49,7 @@ export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput,
     else if (parsed.toISOString() <= nowIso(ctx)) fields.push({ path: expiresField, message: 'must be in the future (the key would never work)' });
     else expiresAt = parsed.toISOString();
   }
+  if ((input.name?.trim().length ?? 0) > limits.nameMaxLength) fields.push({ path: 'name', message: `must have at most ${limits.nameMaxLength} characters` });
   if (!scope || fields.length > 0) throw invalid(fields);
 
   const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');

@@ -45,6 +45,8 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput, opt
   const email = normalizeEmail(input.email);
   const fields = [];
   if (!emailPattern.test(email)) fields.push({ path: 'email', message: 'must be an e-mail address' });
+  else if (email.length > limits.emailMaxLength) fields.push({ path: 'email', message: `must have at most ${limits.emailMaxLength} characters` });
+  if ((input.name?.trim().length ?? 0) > limits.nameMaxLength) fields.push({ path: 'name', message: `must have at most ${limits.nameMaxLength} characters` });
   if (input.password !== undefined && input.password !== null && (input.password.length < limits.passwordMinLength || input.password.length > limits.passwordMaxLength)) {
     fields.push({ path: 'password', message: `must have ${limits.passwordMinLength}-${limits.passwordMaxLength} characters` });
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Workspace, WorkspaceRole } from '@gantry/contract';
+import { limits, type Workspace, type WorkspaceRole } from '@gantry/contract';
 import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
 import { conflict, invalid, notFound } from './errors.js';
@@ -20,6 +20,7 @@ export async function listWorkspaces(ctx: DomainContext, actor: Actor): Promise<
 export async function createWorkspace(ctx: DomainContext, input: { ownerEmail: string; name: string }): Promise<Workspace> {
   const name = input.name.trim();
   if (!name) throw invalid([{ path: 'name', message: 'must not be empty' }]);
+  if (name.length > limits.nameMaxLength) throw invalid([{ path: 'name', message: `must have at most ${limits.nameMaxLength} characters` }]);
   const now = nowIso(ctx);
   const id = randomUUID();
   await ctx.store.transaction(async (tx) => {

@@ -232,7 +232,39 @@ describe('gantry CLI', () => {
     });
   });
 
+  describe('mail list', () => {
+    it('shows the newest messages, oldest first, and refuses a --limit that is not a whole number from 1 to 10,000', async () => {
+      for (const name of ['first', 'second', 'third']) {
+        expect((await server.request('POST', '/api/auth/signup', { body: { email: `${name}@example.com`, password: 'correct horse battery' } })).status).toBe(202);
+      }
+      const listed = await server.cli('mail', 'list', '--limit', '2', '--json');
+      expect(listed.code, listed.stderr).toBe(0);
+      expect((listed.json as { mail: { to: string }[] }).mail.map((m) => m.to)).toEqual(['second@example.com', 'third@example.com']);
+      for (const limit of ['0', 'abc', '1e1', '0x2', '10001', '100000000000000000000']) {
+        const refused = await server.cli('mail', 'list', '--limit', limit);
+        expect(refused.code, limit).toBe(2);
+        expect(refused.stderr, limit).toMatch(/--limit/);
+      }
+    });
+  });
+
   describe('more refusals', () => {
+    it('refuses names and e-mail addresses longer than the API takes, with exit 2 (nothing created)', async () => {
+      const long = 'x'.repeat(201);
+      const refusals = [
+        ['user', 'create', '--email', 'long@example.com', '--name', long],
+        ['user', 'create', '--email', `${'a'.repeat(250)}@example.com`],
+        ['key', 'create', '--email', 'ada@example.com', '--scope', 'read', '--name', long],
+        ['workspace', 'create', '--email', 'ada@example.com', '--name', long],
+      ];
+      for (const args of refusals) {
+        const refused = await server.cli(...args);
+        expect(refused.code, args.join(' ')).toBe(2);
+        expect(refused.stderr, args.join(' ')).toMatch(/at most/);
+      }
+      expect((await server.cli('key', 'create', '--email', 'long@example.com', '--scope', 'read')).code).toBe(1);
+    });
+
     it('refuses an expiry in the past (the key would never work) with exit 2', async () => {
       await server.cli('user', 'create', '--email', 'late@example.com');
       const past = await server.cli('key', 'create', '--email', 'late@example.com', '--scope', 'read', '--expires', '2000-01-01');

@@ -57,11 +57,12 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
   let browser: Browser;
   let projectId: string;
   let taskId: string;
+  let resourceId: string;
   const eve = { email: 'eve@example.com', password: 'correct horse battery' };
 
   /** Lists the tools and calls every one, as the signed-in person (the grant has both scopes). */
   async function callEveryTool(client: Pick<McpClient, 'listTools' | 'callTool'>, sdk: McpClient['sdk']) {
-    const caller: McpClient = { sdk, protocolVersion: undefined, listTools: () => client.listTools(), callTool: (params) => client.callTool(params), close: async () => undefined };
+    const caller: McpClient = { sdk, protocolVersion: undefined, capabilities: undefined, listTools: () => client.listTools(), callTool: (params) => client.callTool(params), close: async () => undefined };
     expect((await client.listTools()).tools).toHaveLength(Object.keys(tools).length);
     await callOk(caller, 'list_workspaces');
     await callOk(caller, 'list_projects');
@@ -80,6 +81,8 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
     await callOk(caller, 'list_versions', { projectId });
     await callOk(caller, 'duplicate_project', { projectId, name: `Copy by ${sdk}` });
     await callOk(caller, 'level_resources', { projectId, dryRun: true });
+    await callOk(caller, 'list_resources', { projectId });
+    await callOk(caller, 'update_resource', { projectId, resourceId, maxUnitsPct: 200 });
   }
 
   beforeAll(async () => {
@@ -89,6 +92,7 @@ describe('the official MCP SDK clients sign in with OAuth on their own', () => {
     const rest = planningClient(server, key);
     projectId = (await rest.createProject({ name: 'Launch' })).id;
     taskId = (await rest.changeSet(projectId, { createTasks: [{ name: 'Design', durationMin: 960 }] })).body.tasks[0]?.id as string;
+    resourceId = (await rest.req<{ resource: { id: string } }>('POST', `/api/projects/${projectId}/resources`, { name: 'Crane' })).body.resource.id;
   }, 60_000);
   afterAll(async () => {
     await browser?.close();

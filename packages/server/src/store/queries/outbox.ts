@@ -32,10 +32,13 @@ export function outboxQueries(db: Executor) {
     async insertMail(rows: Insertable<MailOutboxTable>[]): Promise<void> {
       if (rows.length > 0) await db.insertInto('mail_outbox').values(rows).execute();
     },
-    listMail(options: { pendingOnly: boolean; limit: number }): Promise<MailRow[]> {
+    /** Oldest first: the first `limit`, or with `newest` the last `limit`. */
+    async listMail(options: { pendingOnly: boolean; limit: number; newest?: boolean }): Promise<MailRow[]> {
       let query = db.selectFrom('mail_outbox').selectAll();
       if (options.pendingOnly) query = query.where('sent_at', 'is', null);
-      return query.orderBy('created_at').orderBy('id').limit(options.limit).execute();
+      const direction = options.newest ? 'desc' : 'asc';
+      const rows = await query.orderBy('created_at', direction).orderBy('id', direction).limit(options.limit).execute();
+      return options.newest ? rows.reverse() : rows;
     },
     async markMailSent(id: string, at: string): Promise<void> {
       await db.updateTable('mail_outbox').set({ sent_at: at, error: null }).where('id', '=', id).execute();
