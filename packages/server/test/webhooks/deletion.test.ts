@@ -137,9 +137,17 @@ describe('deletion over HTTP and through webhooks', () => {
       expect((await callError(mcp, 'apply_changes', { projectId: project.id, createTasks: [{ name: 'Late' }] })).error).toBe('not_found');
       const projects = await callOk<{ projects: { id: string }[] }>(mcp, 'list_projects');
       expect(projects.structuredContent.projects.map((p) => p.id)).not.toContain(project.id);
-      // MCP offers no way to delete anything.
+      // MCP offers no way to delete a project or a task (the tools marked destructive change
+      // fields, links, delays, baselines, calendars and resources: docs/mcp.md › Tools).
       const { tools } = await mcp.listTools();
-      expect(tools.filter((tool) => /delet|remove_project|remove_task/i.test(tool.name) || tool.annotations?.destructiveHint === true)).toEqual([]);
+      expect(tools.filter((tool) => /delet|remove/i.test(tool.name)).map((tool) => tool.name)).toEqual([]);
+      expect(tools.filter((tool) => tool.annotations?.destructiveHint === true).map((tool) => tool.name).sort()).toEqual([
+        'apply_changes',
+        'level_resources',
+        'save_baseline',
+        'update_calendar',
+        'update_resource',
+      ]);
     } finally {
       await mcp.close();
     }
