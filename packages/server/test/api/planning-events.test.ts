@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EventRow } from '../../src/store/store.js';
 import { storedEvents } from '../support/event-check.js';
-import { eventData, expectStatus, newTask, planningClient, type PlanningClient, type Task, type User } from '../support/planning.js';
+import { eventData, expectStatus, newTask, planningClient, uuid, type PlanningClient, type Task, type User } from '../support/planning.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
 // docs/api.md › Events: the envelope and the events each write emits, appended to the
@@ -95,6 +95,19 @@ describe('planning events', () => {
         [a.id, 'edit'],
         [b.id, 'reschedule'],
         [c.id, 'reschedule'],
+      ].sort(),
+    );
+
+    // So was a summary renamed while its subtask grew: what it rolled up is not its edit.
+    const [phase, step] = [uuid(), uuid()];
+    expectStatus(await client.changeSet(project.id, { createTasks: [{ id: phase, name: 'Phase', type: 'summary' }, { id: step, name: 'Step', parentId: phase, durationMin: 480 }] }), 200);
+    const beforeRollup = await count(project.id);
+    expectStatus(await client.changeSet(project.id, { updateTasks: [{ id: phase, name: 'Phase renamed' }, { id: step, durationMin: 960 }] }), 200);
+    const rolled = (await newEvents(project.id, beforeRollup)).filter((e) => e.type === 'task.dates_changed').map((e) => eventData(e) as { task: Task; cause: string });
+    expect(rolled.map((m) => [m.task.id, m.cause]).sort()).toEqual(
+      [
+        [phase, 'reschedule'],
+        [step, 'edit'],
       ].sort(),
     );
   });

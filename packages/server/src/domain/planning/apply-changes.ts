@@ -73,8 +73,8 @@ export interface AppliedChanges {
   deletedTasks: { row: Readonly<TaskRow>; assignments: readonly AssignmentRow[] }[];
   /** Tasks whose assignment rows (who, or their units) changed. */
   reassignedTaskIds: Set<string>;
-  /** Summaries in `editedTasks` only for what they rolled up, not edited by the request. */
-  rolledUpTaskIds: Set<string>;
+  /** The fields of `editedTasks` that summaries rolled up from their subtasks, not edited by the request. */
+  rolledUpFields: Map<string, Set<string>>;
 }
 
 const field = (path: string, name: string) => (path ? `${path}.${name}` : name);
@@ -104,6 +104,33 @@ const editableColumns = {
   actualFinishAt: 'actual_finish_at',
   type: 'type',
 } as const satisfies Record<string, keyof TaskRow>;
+
+/** Fields whose change never moves the task itself: a move that comes with them is the recalculation's. */
+const fieldsThatDoNotMove = new Set<keyof typeof editableColumns | 'assignees'>([
+  'name',
+  'notes',
+  'color',
+  'wbs',
+  'externalId',
+  'costFixed',
+  'deadline',
+  'workMin',
+  'assignees',
+  'taskType',
+  'effortDriven',
+  'durationOptimisticMin',
+  'durationPessimisticMin',
+]);
+
+/**
+ * Whether the request edited the task in a way that can move it (`task.dates_changed`
+ * cause `edit`), not only moved it (`reschedule`): what a summary rolled up does not count.
+ */
+export function movedByItsEdit(applied: AppliedChanges, taskId: string): boolean {
+  const changes = applied.editedTasks.get(taskId);
+  const rolledUp = applied.rolledUpFields.get(taskId);
+  return changes !== undefined && Object.keys(changes).some((name) => !fieldsThatDoNotMove.has(name as keyof typeof editableColumns) && !rolledUp?.has(name));
+}
 
 /** Columns whose change is reported in `task.updated` `data.changes`, by API name. */
 export const reportedFields: [string, keyof TaskRow][] = [
@@ -140,7 +167,7 @@ export class PlanEditor {
     deletedDependencies: [],
     deletedTasks: [],
     reassignedTaskIds: new Set(),
-    rolledUpTaskIds: new Set(),
+    rolledUpFields: new Map(),
   };
   /** Edited tasks → fields a summary rolls up (refused in `settleTypes`, once the hierarchy is known). */
   private readonly rolledUpEdits = new Map<string, FieldProblem[]>();
@@ -471,26 +498,37 @@ export class PlanEditor {
    * progress; also a task that became or stopped being a summary) is reported as their edit.
    */
   recordRollups(): void {
-    const { editedTasks, rolledUpTaskIds } = this.applied;
     // A summary whose rollup changed was copied by the recalculation that changed it.
     for (const row of this.plan.tasks.touched()) {
       const before = this.plan.tasks.original(row.id);
       if (!before || (row.type !== 'summary' && before.type !== 'summary')) continue;
-      const edited = editedTasks.has(row.id);
-      this.recordEdit(before, row);
-      if (!edited && editedTasks.has(row.id)) rolledUpTaskIds.add(row.id);
+      this.recordRollup(before, row);
     }
   }
 
-  private recordEdit(before: TaskRow, after: TaskRow): void {
-    if (this.createdIds.has(after.id)) return;
+  /** Records what changed from `before` to `after` as the task's edit; returns the fields that changed. */
+  private recordEdit(before: TaskRow, after: TaskRow): string[] {
+    if (this.createdIds.has(after.id)) return [];
     const changes = this.applied.editedTasks.get(after.id) ?? {};
+    const changed: string[] = [];
     for (const [name, column] of reportedFields) {
       if (before[column] !== after[column]) {
         changes[name] = { from: name in changes ? changes[name]?.from : apiValue(column, before[column]), to: apiValue(column, after[column]) };
+        changed.push(name);
       }
     }
     if (Object.keys(changes).length > 0) this.applied.editedTasks.set(after.id, changes);
+    return changed;
+  }
+
+  /** `recordEdit` for what the task rolled up (or became) because of its subtasks, beside what the request edited. */
+  private recordRollup(before: TaskRow, after: TaskRow): void {
+    const requested = new Set(Object.keys(this.applied.editedTasks.get(after.id) ?? {}));
+    const changed = this.recordEdit(before, after).filter((name) => !requested.has(name));
+    if (changed.length === 0) return;
+    const fields = this.applied.rolledUpFields.get(after.id) ?? new Set();
+    for (const name of changed) fields.add(name);
+    this.applied.rolledUpFields.set(after.id, fields);
   }
 
   private checkConstraint(row: TaskRow, path: string): void {
@@ -690,11 +728,7 @@ export class PlanEditor {
       const task = this.plan.tasks.edit(id) as TaskRow;
       const before = task.type;
       task.type = 'summary';
-      if (!this.createdIds.has(task.id)) {
-        const edited = this.applied.editedTasks.has(task.id);
-        this.recordEdit({ ...task, type: before }, task);
-        if (!edited) this.applied.rolledUpTaskIds.add(task.id);
-      }
+      this.recordRollup({ ...task, type: before }, task);
     }
     for (const [id, problems] of this.rolledUpEdits) {
       const hasSubtasks = this.plan.tasks.get(id)?.type === 'summary' && this.subtaskIds(id).size > 0;

@@ -7,7 +7,7 @@ import { AppError, invalid } from '../errors.js';
 import { appendEvents, type DomainEvent } from '../outbox.js';
 import { lockProject, requireProject } from '../permissions.js';
 import { readVersion } from '../projects/read-cache.js';
-import { PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
+import { movedByItsEdit, PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
 import { captureBaseline } from './baselines.js';
 import { firstWorkingMinute, loadPlan, recalculate, rowChanged, type Plan } from './plan.js';
 import { presentDependency, presentPlanTask, presentProject, presentTask, type AssigneeView } from './presenters.js';
@@ -36,15 +36,6 @@ function withinHorizon(result: ScheduleResult): boolean {
 
 function datesMoved(before: TaskRow | undefined, after: TaskRow): boolean {
   return before !== undefined && (before.start_at !== after.start_at || before.finish_at !== after.finish_at);
-}
-
-/** Task fields whose change never moves the task itself: a move that comes with them is the recalculation's. */
-const fieldsThatDoNotMove = new Set(['name', 'notes', 'color', 'wbs', 'externalId', 'costFixed', 'deadline', 'workMin', 'assignees', 'taskType', 'effortDriven', 'durationOptimisticMin', 'durationPessimisticMin']);
-
-/** Whether the write edited the task in a way that can move it (`cause: edit`), not only moved it (`reschedule`). */
-function movedByItsEdit(applied: AppliedChanges, taskId: string): boolean {
-  const changes = applied.editedTasks.get(taskId);
-  return changes !== undefined && !applied.rolledUpTaskIds.has(taskId) && Object.keys(changes).some((field) => !fieldsThatDoNotMove.has(field));
 }
 
 /**
