@@ -1,4 +1,5 @@
-import { useId, type InputHTMLAttributes, type ReactNode } from 'react';
+import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
+import { ApiError, describeError } from './api';
 
 /** A labelled input with the API's message for it, announced to screen readers. */
 export function Field({ label, error, ...input }: { label: string; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {
@@ -66,4 +67,27 @@ export function SidePanel({ title, closeLabel, onClose, children }: { title: str
       {children}
     </aside>
   );
+}
+
+/**
+ * A side panel's actions: `run` clears the last message, runs the action, shows the notice
+ * it answers and calls `after` (e.g. reloading the plan), or keeps its error (an ApiError,
+ * whose field messages forms show, or a text). Resolves whether it succeeded.
+ */
+export function usePanelAction(after?: () => Promise<void>) {
+  const [error, setError] = useState<ApiError | string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const run = async (action: () => Promise<string>): Promise<boolean> => {
+    setError(null);
+    setNotice(null);
+    try {
+      setNotice(await action());
+      await after?.();
+      return true;
+    } catch (caught) {
+      setError(caught instanceof ApiError ? caught : describeError(caught));
+      return false;
+    }
+  };
+  return { error, setError, notice, run };
 }

@@ -30,7 +30,7 @@ function formatters(locale: string | undefined, timeZone: string) {
     locale,
   };
 }
-let planZone = new TimeZone('UTC');
+let planZone = TimeZone.named('UTC');
 let current = formatters(undefined, planZone.name);
 
 /** Formats from now on in this language (the signed-in person's). */
@@ -44,7 +44,7 @@ export function setDisplayLocale(locale: string | undefined): void {
  */
 export function setPlanZone(name: string | null | undefined): void {
   if ((name ?? 'UTC') === planZone.name) return;
-  planZone = new TimeZone(name);
+  planZone = TimeZone.named(name);
   current = formatters(current.locale, planZone.name);
 }
 

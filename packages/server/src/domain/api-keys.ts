@@ -7,6 +7,7 @@ import { nowIso } from './context.js';
 import { invalid, notFound } from './errors.js';
 import { secretDigest } from './secrets.js';
 import { displayName, normalizeEmail } from './users.js';
+import { tooLong } from './validation.js';
 
 export const API_KEY_PREFIX = 'gnt_';
 
@@ -49,7 +50,7 @@ export async function createApiKey(ctx: DomainContext, input: CreateApiKeyInput,
     else if (parsed.toISOString() <= nowIso(ctx)) fields.push({ path: expiresField, message: 'must be in the future (the key would never work)' });
     else expiresAt = parsed.toISOString();
   }
-  if ((input.name?.trim().length ?? 0) > limits.nameMaxLength) fields.push({ path: 'name', message: `must have at most ${limits.nameMaxLength} characters` });
+  fields.push(...tooLong('name', input.name?.trim(), limits.nameMaxLength));
   if (!scope || fields.length > 0) throw invalid(fields);
 
   const key = API_KEY_PREFIX + randomBytes(32).toString('base64url');

@@ -131,9 +131,6 @@ export async function listSessions(ctx: DomainContext, actor: Actor): Promise<Se
 
 /** Ends one of the person's own sessions (404 for any other); answers whether it was the asking browser's. */
 export async function endSessionById(ctx: DomainContext, actor: Actor, sessionId: string): Promise<{ current: boolean }> {
-  const current = sessionIdOf(actor) === sessionId;
-  const row = await ctx.store.q.sessions.findById(sessionId);
-  if (!row || row.user_id !== actor.userId) throw notFound('session');
-  await ctx.store.q.sessions.delete(sessionId);
-  return { current };
+  if (!(await ctx.store.q.sessions.deleteOfUser(sessionId, actor.userId))) throw notFound('session');
+  return { current: sessionIdOf(actor) === sessionId };
 }

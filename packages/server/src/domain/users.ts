@@ -4,6 +4,7 @@ import type { Queries, UserRow } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import { conflict, invalid, notFound } from './errors.js';
 import { hashPassword, verifyPassword } from './passwords.js';
+import { tooLong } from './validation.js';
 
 export interface CreateUserInput {
   email: string;
@@ -45,8 +46,8 @@ export async function createUser(ctx: DomainContext, input: CreateUserInput, opt
   const email = normalizeEmail(input.email);
   const fields = [];
   if (!emailPattern.test(email)) fields.push({ path: 'email', message: 'must be an e-mail address' });
-  else if (email.length > limits.emailMaxLength) fields.push({ path: 'email', message: `must have at most ${limits.emailMaxLength} characters` });
-  if ((input.name?.trim().length ?? 0) > limits.nameMaxLength) fields.push({ path: 'name', message: `must have at most ${limits.nameMaxLength} characters` });
+  else fields.push(...tooLong('email', email, limits.emailMaxLength));
+  fields.push(...tooLong('name', input.name?.trim(), limits.nameMaxLength));
   if (input.password !== undefined && input.password !== null && (input.password.length < limits.passwordMinLength || input.password.length > limits.passwordMaxLength)) {
     fields.push({ path: 'password', message: `must have ${limits.passwordMinLength}-${limits.passwordMaxLength} characters` });
   }

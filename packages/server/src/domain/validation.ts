@@ -10,6 +10,11 @@ export function formatPath(path: readonly PropertyKey[], root: string): string {
   return text || root;
 }
 
+/** The problem of a text longer than `max` characters (none for a shorter one, or none at all): for inputs no contract schema parses (the CLI's). */
+export function tooLong(path: string, text: string | null | undefined, max: number): FieldProblem[] {
+  return (text?.length ?? 0) > max ? [{ path, message: `must have at most ${max} characters` }] : [];
+}
+
 /** Every issue of a failed parse, as `details.fields` entries. */
 export function fieldProblems(error: z.ZodError, root: string): FieldProblem[] {
   return error.issues.map((issue) => ({

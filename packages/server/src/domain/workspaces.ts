@@ -4,6 +4,7 @@ import type { Actor, DomainContext } from './context.js';
 import { nowIso } from './context.js';
 import { conflict, invalid, notFound } from './errors.js';
 import { normalizeEmail } from './users.js';
+import { tooLong } from './validation.js';
 
 /**
  * The caller's workspaces with the caller's role, the caller's personal workspace first (another
@@ -19,8 +20,8 @@ export async function listWorkspaces(ctx: DomainContext, actor: Actor): Promise<
 /** Creates a shared workspace owned by the user with that e-mail (operator command). */
 export async function createWorkspace(ctx: DomainContext, input: { ownerEmail: string; name: string }): Promise<Workspace> {
   const name = input.name.trim();
-  if (!name) throw invalid([{ path: 'name', message: 'must not be empty' }]);
-  if (name.length > limits.nameMaxLength) throw invalid([{ path: 'name', message: `must have at most ${limits.nameMaxLength} characters` }]);
+  const problems = name ? tooLong('name', name, limits.nameMaxLength) : [{ path: 'name', message: 'must not be empty' }];
+  if (problems.length > 0) throw invalid(problems);
   const now = nowIso(ctx);
   const id = randomUUID();
   await ctx.store.transaction(async (tx) => {

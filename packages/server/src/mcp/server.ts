@@ -448,15 +448,19 @@ function errorResult(error: AppError, argumentNames: ReadonlySet<string>): CallT
   return { isError: true, content: [{ type: 'text', text: JSON.stringify({ error: error.code, message, ...(details ? { details } : {}) }) }] };
 }
 
-type Schemas = Record<ToolName, { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON }>;
+type Schemas = Record<ToolName, { input: StandardSchemaWithJSON; output: StandardSchemaWithJSON; argumentNames: ReadonlySet<string> }>;
 let schemas: Schemas | undefined;
 
-/** Converted once per process: the tools' JSON Schemas do not change. */
+/** Converted once per process: the tools' JSON Schemas (and the names of their arguments) do not change. */
 function toolSchemas(): Schemas {
   schemas ??= Object.fromEntries(
     (Object.entries(tools) as [ToolName, Tool][]).map(([name, tool]) => [
       name,
-      { input: advertised(tool.input, 'input'), output: advertised(tool.output ?? tool.operation.def.response.schema, 'output') },
+      {
+        input: advertised(tool.input, 'input'),
+        output: advertised(tool.output ?? tool.operation.def.response.schema, 'output'),
+        argumentNames: new Set(Object.keys(tool.input.shape)) as ReadonlySet<string>,
+      },
     ]),
   ) as Schemas;
   return schemas;
@@ -478,8 +482,7 @@ export function buildMcpServer(caller: McpCaller, version: string): McpServer {
   );
   for (const [name, tool] of Object.entries(tools) as [ToolName, Tool][]) {
     if (tool.operation.def.scope === 'write' && caller.actor.scope !== 'write') continue;
-    const { input, output } = toolSchemas()[name];
-    const argumentNames = new Set(Object.keys(tool.input.shape));
+    const { input, output, argumentNames } = toolSchemas()[name];
     server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations: tool.annotations }, async (given: unknown) => {
       const args = (given ?? {}) as Args;
       try {

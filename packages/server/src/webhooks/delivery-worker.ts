@@ -140,8 +140,12 @@ export class WebhookWorker {
     const at = ctx.clock.now();
     const { delivery } = claimed;
     // The webhook as it is now, not as claimed: a round takes up to the send timeout per
-    // delivery, and a rotation, a deletion or a 410 meanwhile must count at once.
-    const webhook = await webhookToSend(ctx, claimed.webhook.id);
+    // delivery, and a rotation, a deletion or a 410 meanwhile must count at once. When the
+    // store does not answer, the claimed one is sent: the round's attempts must be recorded.
+    const webhook = await webhookToSend(ctx, claimed.webhook.id).catch((error: unknown) => {
+      this.options.log.warn({ err: error }, 'webhook delivery: could not read the webhook again; sending as claimed');
+      return claimed.webhook;
+    });
     if (!webhook) return { claimed, outcome: notSent, at };
     const outcome = await sendWebhook(
       {
@@ -158,7 +162,8 @@ export class WebhookWorker {
       },
       { allowPrivate: this.options.allowPrivate, timeoutMs: this.options.timeoutMs, resolver: this.options.resolver },
     );
-    if (outcome.gone) await disableGoneWebhook(ctx, webhook.id);
+    // When this fails, recording the attempt disables the webhook all the same.
+    if (outcome.gone) await disableGoneWebhook(ctx, webhook.id).catch((error: unknown) => this.options.log.warn({ err: error }, 'webhook delivery: could not disable a gone webhook yet'));
     return { claimed, outcome, at };
   }
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field, SidePanel } from '../components';
+import { Alert, Field, SidePanel, usePanelAction } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import type { Calendar, Project } from '../types';
 
@@ -45,24 +45,13 @@ function weekSummary(week: Week): string {
  * holidays (added and removed here), and new calendars. Every change reschedules the plan.
  */
 export function CalendarsPanel({ project, calendars, editable, onChanged, onClose }: { project: Project; calendars: readonly Calendar[]; editable: boolean; onChanged(): Promise<void>; onClose(): void }) {
-  const [error, setError] = useState<ApiError | string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { error, setError, notice, run } = usePanelAction(onChanged);
   const [name, setName] = useState('');
   const [timeZone, setTimeZone] = useState('UTC');
   const [hours, setHours] = useState('08:00-12:00, 13:00-17:00');
   const [workingDays, setWorkingDays] = useState<ReadonlySet<number>>(new Set([1, 2, 3, 4, 5]));
   const base = `/api/projects/${project.id}`;
 
-  const run = async (action: () => Promise<string>) => {
-    setError(null);
-    setNotice(null);
-    try {
-      setNotice(await action());
-      await onChanged();
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : describeError(caught));
-    }
-  };
   const rescheduled = (answer: { rescheduled: boolean }) => (answer.rescheduled ? ' The plan was rescheduled.' : '');
 
   const chooseCalendar = (calendarId: string) =>
@@ -133,7 +122,7 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
 }
 
 /** One calendar: its week, its holidays (non-working exceptions), one added or removed at a time; the calendar deleted once nothing works on it. */
-function CalendarHolidays({ calendar, editable, path, run, rescheduled }: { calendar: Calendar; editable: boolean; path: string; run(action: () => Promise<string>): Promise<void>; rescheduled(answer: { rescheduled: boolean }): string }) {
+function CalendarHolidays({ calendar, editable, path, run, rescheduled }: { calendar: Calendar; editable: boolean; path: string; run(action: () => Promise<string>): Promise<boolean>; rescheduled(answer: { rescheduled: boolean }): string }) {
   const [holiday, setHoliday] = useState({ name: '', from: '', to: '' });
   const [deleting, setDeleting] = useState(false);
   const save = (exceptions: Calendar['exceptions'], done: string) =>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field, SidePanel } from '../components';
+import { Alert, Field, SidePanel, usePanelAction } from '../components';
 import type { Resource } from '../types';
 
 /**
@@ -9,23 +9,10 @@ import type { Resource } from '../types';
  * resources and change names and units; no date moves until the plan is leveled.
  */
 export function ResourcesPanel({ projectId, resources, editable, onChanged, onClose }: { projectId: string; resources: readonly Resource[]; editable: boolean; onChanged(): Promise<void>; onClose(): void }) {
-  const [error, setError] = useState<ApiError | string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { error, notice, run } = usePanelAction(onChanged);
   const [draft, setDraft] = useState({ name: '', maxUnitsPct: '100' });
   const base = `/api/projects/${projectId}/resources`;
 
-  const run = async (action: () => Promise<string>): Promise<boolean> => {
-    setError(null);
-    setNotice(null);
-    try {
-      setNotice(await action());
-      await onChanged();
-      return true;
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : describeError(caught));
-      return false;
-    }
-  };
   const create = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { api, ApiError, describeError } from '../api';
-import { Alert, Field, SidePanel } from '../components';
+import { Alert, Field, SidePanel, usePanelAction } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { counted, formatDate } from '../format';
 import type { Project, ProjectVersion } from '../types';
@@ -13,8 +13,7 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
   const [versions, setVersions] = useState<ProjectVersion[]>([]);
   const [name, setName] = useState('');
   const [restoring, setRestoring] = useState<ProjectVersion | null>(null);
-  const [error, setError] = useState<ApiError | string | null>(null);
-  const [notice, setNotice] = useState<string | null>(null);
+  const { error, setError, notice, run } = usePanelAction();
   const base = `/api/projects/${project.id}`;
 
   const load = useCallback(async () => {
@@ -26,15 +25,6 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
   }, [base]);
   useEffect(() => void load(), [load]);
 
-  const run = async (action: () => Promise<string>) => {
-    setError(null);
-    setNotice(null);
-    try {
-      setNotice(await action());
-    } catch (caught) {
-      setError(caught instanceof ApiError ? caught : describeError(caught));
-    }
-  };
   const saveVersion = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {

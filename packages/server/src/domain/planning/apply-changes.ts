@@ -281,14 +281,13 @@ export class PlanEditor {
       }
     }
     const siblings = this.children(parentId).filter((sibling) => sibling.id !== task.id);
-    if (afterTaskId && beforeTaskId && siblings[siblings.findIndex((s) => s.id === afterTaskId) + 1]?.id !== beforeTaskId) {
-      return this.problem(field(path, 'beforeTaskId'), 'must be the sibling right after afterTaskId (or be left out)');
-    }
-    task.sort_key = '';
     let lower: string | null = siblings.at(-1)?.sort_key ?? null;
     let upper: string | null = null;
     if (afterTaskId) {
       const index = siblings.findIndex((s) => s.id === afterTaskId);
+      if (beforeTaskId && siblings[index + 1]?.id !== beforeTaskId) {
+        return this.problem(field(path, 'beforeTaskId'), 'must be the sibling right after afterTaskId (or be left out)');
+      }
       lower = siblings[index]?.sort_key ?? null;
       upper = siblings[index + 1]?.sort_key ?? null;
     } else if (beforeTaskId) {

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { Task } from '@gantry/contract';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { invalid, notFound } from '../errors.js';
@@ -6,6 +5,7 @@ import { nonMemberProblems, projectMembers } from '../members.js';
 import { requireProject } from '../permissions.js';
 import { displayName } from '../users.js';
 import { presentTask } from './presenters.js';
+import { newResourceRow } from './resources.js';
 import { assigneeViews, writePlan, type PlanWriteResult } from './write-plan.js';
 
 /**
@@ -46,7 +46,7 @@ export async function putAssignees(
         let resource = byUser.get(userId);
         if (!resource) {
           const person = people.get(userId);
-          resource = { id: randomUUID(), project_id: projectId, user_id: userId, name: person ? displayName(person) : userId, max_units_pct: 100, created_at: nowIso(ctx) };
+          resource = newResourceRow(projectId, { userId, name: person ? displayName(person) : userId }, nowIso(ctx));
           await tx.people.insertResource(resource);
           plan.resources.set(resource.id, resource);
         }

@@ -5,6 +5,11 @@ import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { notFound } from '../errors.js';
 import { lockProject, requireProject } from '../permissions.js';
 
+/** A new resource of the project: a member's (`userId`), or one without an account; one full-time unit unless told. */
+export function newResourceRow(projectId: string, fields: { userId: string | null; name: string; maxUnitsPct?: number }, now: string): ResourceRow {
+  return { id: randomUUID(), project_id: projectId, user_id: fields.userId, name: fields.name, max_units_pct: fields.maxUnitsPct ?? 100, created_at: now };
+}
+
 export function presentResource(row: ResourceRow): Resource {
   return { id: row.id, userId: row.user_id, name: row.name, maxUnitsPct: row.max_units_pct };
 }
@@ -20,7 +25,7 @@ export async function listResources(ctx: DomainContext, actor: Actor, projectId:
  */
 export async function createResource(ctx: DomainContext, actor: Actor, projectId: string, input: ResourceCreate): Promise<Resource> {
   await requireProject(ctx, actor, projectId, 'editor');
-  const row: ResourceRow = { id: randomUUID(), project_id: projectId, user_id: null, name: input.name, max_units_pct: input.maxUnitsPct, created_at: nowIso(ctx) };
+  const row = newResourceRow(projectId, { userId: null, name: input.name, maxUnitsPct: input.maxUnitsPct }, nowIso(ctx));
   await ctx.store.transaction(async (tx) => {
     const project = await lockProject(tx, projectId);
     await tx.people.insertResource(row);
@@ -38,7 +43,7 @@ export async function updateResource(ctx: DomainContext, actor: Actor, projectId
   await requireProject(ctx, actor, projectId, 'editor');
   return ctx.store.transaction(async (tx) => {
     const project = await lockProject(tx, projectId);
-    const current = (await tx.people.listResources(projectId)).find((resource) => resource.id === resourceId);
+    const current = await tx.people.findResource(projectId, resourceId);
     if (!current) throw notFound('resource');
     const next: ResourceRow = { ...current, name: patch.name ?? current.name, max_units_pct: patch.maxUnitsPct ?? current.max_units_pct };
     await tx.people.updateResource(resourceId, { name: next.name, max_units_pct: next.max_units_pct });

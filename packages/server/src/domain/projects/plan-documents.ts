@@ -2,13 +2,14 @@ import { randomUUID } from 'node:crypto';
 import { DateOnly, DateTimeInput, MaxUnitsPct, ProjectCreate, TaskCreate, type Conflict, type FieldProblem, type Project } from '@gantry/contract';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { z } from 'zod';
-import type { BaselineRow, CalendarRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
+import type { BaselineRow, CalendarRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import type { DocumentCalendar, DocumentInterval, DocumentTask, PlanDocument } from '../exchange/plan-document.js';
 import { presentCalendar, standardCalendarDocument } from '../planning/calendar-rows.js';
 import type { PlanChanges, RecordedTaskValues } from '../planning/apply-changes.js';
 import { MAIN_BASELINE_NAME } from '../planning/baselines.js';
 import type { Plan } from '../planning/plan.js';
 import { presentProject } from '../planning/presenters.js';
+import { newResourceRow } from '../planning/resources.js';
 import { rememberCommittedPlan, writePlanInTransaction } from '../planning/write-plan.js';
 import { yieldIfBusy } from '../../time-slice.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
@@ -267,14 +268,7 @@ export async function resourcesForDocument(tx: Queries, plan: Plan, document: Pl
       ids.set(resource.ref, existing);
       continue;
     }
-    const row: ResourceRow = {
-      id: randomUUID(),
-      project_id: project.id,
-      user_id: person?.id ?? null,
-      name: person ? displayName(person) : resource.name,
-      max_units_pct: resource.maxUnitsPct ?? 100,
-      created_at: now,
-    };
+    const row = newResourceRow(project.id, { userId: person?.id ?? null, name: person ? displayName(person) : resource.name, maxUnitsPct: resource.maxUnitsPct }, now);
     await tx.people.insertResource(row);
     plan.resources.set(row.id, row);
     if (person) byUser.set(person.id, row.id);

@@ -14,6 +14,9 @@ export function peopleQueries(db: Executor) {
     async insertResource(row: Insertable<ResourcesTable>): Promise<void> {
       await db.insertInto('resources').values(row).execute();
     },
+    findResource(projectId: string, id: string): Promise<ResourceRow | undefined> {
+      return db.selectFrom('resources').selectAll().where('project_id', '=', projectId).where('id', '=', id).executeTakeFirst();
+    },
     async updateResource(id: string, patch: Pick<ResourceRow, 'name' | 'max_units_pct'>): Promise<void> {
       await db.updateTable('resources').set(patch).where('id', '=', id).execute();
     },

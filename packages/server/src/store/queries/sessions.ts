@@ -34,6 +34,11 @@ export function sessionQueries(db: Executor) {
     async delete(id: string): Promise<void> {
       await db.deleteFrom('web_sessions').where('id', '=', id).execute();
     },
+    /** Deletes the session if it is the user's: whether it was. */
+    async deleteOfUser(id: string, userId: string): Promise<boolean> {
+      const result = await db.deleteFrom('web_sessions').where('id', '=', id).where('user_id', '=', userId).executeTakeFirst();
+      return result.numDeletedRows > 0n;
+    },
     /** Ends every session of the user but `keepId` (none kept when it is null). */
     async deleteForUser(userId: string, keepId: string | null): Promise<void> {
       let query = db.deleteFrom('web_sessions').where('user_id', '=', userId);
