@@ -1,6 +1,9 @@
 import { defineConfig } from 'vitest/config';
+import { apiRoutes } from './packages/web/api-routes-plugin.js';
 
 export default defineConfig({
+  // The web app's typed client reads the contract's routes from a module the build makes.
+  plugins: [apiRoutes()],
   test: {
     include: ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     pool: 'forks',
