@@ -31,3 +31,4 @@ export type ImportReport = z.infer<typeof contract.ImportReport>;
 export type Calendar = z.infer<typeof contract.Calendar>;
 export type Resource = z.infer<typeof contract.Resource>;
 export type Forecast = z.infer<typeof contract.Forecast>;
+export type ChangeSet = z.input<typeof contract.ChangeSet>;

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { counted, formatDate, planDate, planInstant, setPlanZone } from '../src/format';
 import { draftOf, patchOf } from '../src/gantt/task-fields';
-import { mergeWrite, outlineRows } from '../src/gantt/outline';
+import { mergeWrite, outlineRows } from '../src/plan/outline';
 import { ticks, timeScale, workingDaysBetween } from '../src/gantt/time-scale';
 import type { PlanTask } from '../src/types';
 
