@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeError } from './api';
+import { describeError } from './client';
 import { Alert, Field } from './components';
 
 /**
- * Deletion (and a restore, which deletes what came since) asks the person to type the key
- * of what it deletes, as the API requires it in `confirm`: nothing is lost by a stray click.
+ * Deletion (and a restore, which deletes what came since) asks the person first. What cannot
+ * be undone (a project, a calendar, a restore) asks them to type its key (`expected`), as the
+ * API requires it in `confirm`; tasks, which undo brings back, are deleted with Enter.
  */
 export function ConfirmDeletion({
   title,
@@ -16,7 +17,7 @@ export function ConfirmDeletion({
 }: {
   title: string;
   explanation: string;
-  expected: string;
+  expected?: string;
   action?: string;
   onConfirm: () => Promise<void>;
   onClose: () => void;
@@ -50,9 +51,9 @@ export function ConfirmDeletion({
         <h2 id="confirm-title">{title}</h2>
         <p>{explanation}</p>
         {error && <Alert>{error}</Alert>}
-        <Field label={`Type ${expected} to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoFocus />
+        {expected !== undefined && <Field label={`Type ${expected} to confirm`} value={typed} onChange={(e) => setTyped(e.target.value)} autoFocus />}
         <div className="actions">
-          <button type="submit" className="danger" disabled={busy || typed.trim().toUpperCase() !== expected.toUpperCase()}>
+          <button type="submit" className="danger" autoFocus={expected === undefined} disabled={busy || (expected !== undefined && typed.trim().toUpperCase() !== expected.toUpperCase())}>
             {action}
           </button>
           <button type="button" className="secondary" onClick={onClose}>

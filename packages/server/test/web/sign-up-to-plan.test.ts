@@ -149,19 +149,19 @@ describe('the web app, from sign-up to a first plan', () => {
     expect(refused.status).toBe(403);
     expect((refused.body as { details: { reason: string } }).details.reason).toBe('destructive');
 
-    // The person deletes Design with the keyboard and a typed confirmation.
+    // The person deletes Design with the keyboard: the dialog names it, Enter confirms.
     await page.getByRole('row').filter({ hasText: 'Design' }).click();
-    await page.getByRole('grid').press('Delete');
+    await page.getByRole('treegrid').press('Delete');
     const dialog = page.getByRole('dialog');
-    await dialog.getByLabel(`Type ${design!.key} to confirm`).fill(design!.key);
+    await dialog.getByText(`${design!.key} Design, with their links and comments, will be deleted`).waitFor();
     await shot('03-confirm-deletion');
-    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await page.keyboard.press('Enter');
     await page.getByRole('gridcell', { name: 'Design', exact: true }).waitFor({ state: 'detached' });
     expect((await plan()).tasks.map((task) => task.name)).toEqual(['Build']);
     expect((await plan()).dependencies).toEqual([]);
 
     // Names and durations are edited in place: double-click, type, Enter.
-    await page.getByRole('grid').getByText('Build', { exact: true }).dblclick();
+    await page.getByRole('treegrid').getByText('Build', { exact: true }).dblclick();
     await page.getByLabel(`Name of ${build!.key}`).fill('Build and test');
     await page.getByLabel(`Name of ${build!.key}`).press('Enter');
     await page.getByRole('gridcell', { name: 'Build and test', exact: true }).waitFor();

@@ -1,8 +1,8 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDate, formatDay, formatDays, minutesPerDay } from '../format';
+import { usePlan, usePlanStore } from '../plan/use-plan';
 import type { Dependency, PlanTask, TaskPatch } from '../types';
-import type { Row } from './outline';
 import { dragEdit, type SchedulePreview, type Span } from './preview';
 import { pixelsPerDay, ticks, type TimeScale } from './time-scale';
 
@@ -12,24 +12,18 @@ const gridWidth = 540;
 const barInset = 8;
 
 export interface GanttProps {
-  rows: Row[];
-  dependencies: readonly Dependency[];
   scale: TimeScale;
   nowMs: number;
-  selectedId: string | null;
-  collapsed: ReadonlySet<string>;
   baseline: ReadonlyMap<string, Span> | null;
   /** Computes, in the browser, where a drag would move every task (the engine's own answer, before the server's). */
   preview: SchedulePreview | null;
-  /** Whether the person may edit (drags and links). */
+  /** Whether the person may edit (drags, links, keys that change the plan). */
   editable: boolean;
-  onSelect(taskId: string): void;
   onOpen(taskId: string): void;
-  onToggle(taskId: string): void;
-  onDelete(taskId: string): void;
-  /** A bar or its end dropped after a drag by whole days: the edit to save (`dragEdit`). */
-  onEdit(task: PlanTask, patch: TaskPatch, label: 'move' | 'resize' | 'edit'): Promise<unknown>;
-  onLink(predecessorId: string, successorId: string): void;
+  /** Delete pressed: the page asks before deleting these tasks. */
+  onDelete(taskIds: string[]): void;
+  /** Insert pressed with nothing selected: the page's new-task form takes the focus. */
+  onInsert(): void;
 }
 
 type Drag =
@@ -59,7 +53,13 @@ function arrowPath(dependency: Dependency, from: { x0: number; x1: number; y: nu
  * scroll like 10.
  */
 export function GanttChart(props: GanttProps) {
-  const { rows, scale } = props;
+  const { scale } = props;
+  const store = usePlanStore();
+  const rows = usePlan((state) => state.rows);
+  const selection = usePlan((state) => state.selection);
+  const collapsed = usePlan((state) => state.collapsed);
+  const dependencies = usePlan((state) => state.plan.dependencies);
+  const selectedId = selection.focusId;
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ left: 0, width: 1200 });
   const [drag, setDrag] = useState<Drag | null>(null);
@@ -74,7 +74,7 @@ export function GanttChart(props: GanttProps) {
 
   // The selected task (else the plan's first) is brought into view when it changes and when
   // the zoom changes: its start a little right of the grid, unless its bar is already on screen.
-  const focusTaskId = props.selectedId ?? rows[0]?.task.id;
+  const focusTaskId = selectedId ?? rows[0]?.task.id;
   useEffect(() => {
     const element = scroller.current;
     const task = focusTaskId === undefined ? undefined : rows[rowIndex.get(focusTaskId) ?? -1]?.task;
@@ -87,7 +87,7 @@ export function GanttChart(props: GanttProps) {
   }, [focusTaskId, scale.zoom]);
   const linksByTask = useMemo(() => {
     const byTask = new Map<string, Dependency[]>();
-    for (const dependency of props.dependencies) {
+    for (const dependency of dependencies) {
       for (const id of [dependency.predecessorId, dependency.successorId]) {
         const list = byTask.get(id);
         if (list) list.push(dependency);
@@ -95,7 +95,7 @@ export function GanttChart(props: GanttProps) {
       }
     }
     return byTask;
-  }, [props.dependencies]);
+  }, [dependencies]);
 
   const span = (task: PlanTask) => {
     const { startAt, finishAt } = preview?.get(task.id) ?? task;
@@ -135,7 +135,7 @@ export function GanttChart(props: GanttProps) {
     if (!props.editable || event.button !== 0) return;
     event.stopPropagation();
     (event.currentTarget as Element).setPointerCapture(event.pointerId);
-    props.onSelect(task.id);
+    if (!selection.ids.has(task.id)) store.select(task.id);
     setDrag(kind === 'link' ? { kind, task, x: event.clientX, y: event.clientY } : { kind, task, fromX: event.clientX, dx: 0, days: 0 });
   };
   const moveDrag = (event: ReactPointerEvent) => {
@@ -152,11 +152,11 @@ export function GanttChart(props: GanttProps) {
     if (drag.kind === 'link') {
       const target = document.elementsFromPoint(event.clientX, event.clientY).find((element) => element instanceof HTMLElement && element.dataset.taskId);
       const successorId = (target as HTMLElement | undefined)?.dataset.taskId;
-      if (successorId && successorId !== drag.task.id) props.onLink(drag.task.id, successorId);
+      if (successorId && successorId !== drag.task.id) void store.link([drag.task.id, successorId]);
       return;
     }
     if (drag.days === 0 || !drag.task.startAt || !drag.task.finishAt) return setPreview(null);
-    void props.onEdit(drag.task, dragEdit(drag.task, drag.kind, drag.days), drag.kind).finally(() => setPreview(null));
+    void store.editTask(drag.task, dragEdit(drag.task, drag.kind, drag.days), drag.kind).finally(() => setPreview(null));
   };
 
   const startEdit = (event: MouseEvent, task: PlanTask, field: 'name' | 'durationMin') => {
@@ -167,31 +167,53 @@ export function GanttChart(props: GanttProps) {
   const finishEdit = (task: PlanTask, patch: TaskPatch | null) => {
     setEditing(null);
     scroller.current?.focus();
-    if (patch && !Object.entries(patch).every(([field, value]) => task[field as keyof PlanTask] === value)) void props.onEdit(task, patch, 'edit');
+    if (patch && !Object.entries(patch).every(([field, value]) => task[field as keyof PlanTask] === value)) void store.editTask(task, patch);
   };
 
+  // The keys of Microsoft Project where it has them (docs: README › Keyboard).
   const onKeyDown = (event: KeyboardEvent) => {
     if (editing) return;
-    const index = props.selectedId ? (rowIndex.get(props.selectedId) ?? -1) : -1;
-    const select = (next: number) => {
+    const index = selectedId ? (rowIndex.get(selectedId) ?? -1) : -1;
+    const go = (next: number) => {
       const at = Math.max(0, Math.min(rows.length - 1, next));
       const row = rows[at];
       if (!row) return;
-      event.preventDefault();
-      props.onSelect(row.task.id);
+      store.select(row.task.id, event.shiftKey ? 'range' : 'only');
       virtualizer.scrollToIndex(at);
     };
-    if (event.key === 'ArrowDown') select(index + 1);
-    else if (event.key === 'ArrowUp') select(index - 1);
-    else if (event.key === 'Home') select(0);
-    else if (event.key === 'End') select(rows.length - 1);
-    else if (props.selectedId && event.key === 'Enter') props.onOpen(props.selectedId);
-    else if (props.selectedId && props.editable && event.key === 'F2') setEditing({ taskId: props.selectedId, field: 'name' });
-    else if (props.selectedId && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && rows[index]?.hasChildren) {
-      const isCollapsed = props.collapsed.has(props.selectedId);
-      if ((event.key === 'ArrowLeft') !== isCollapsed) props.onToggle(props.selectedId);
-    } else if (props.selectedId && props.editable && event.key === 'Delete') props.onDelete(props.selectedId);
+    const edits: Record<string, () => unknown> = {
+      'Alt+Shift+ArrowRight': store.indent,
+      'Alt+Shift+ArrowLeft': store.outdent,
+      'Alt+Shift+ArrowUp': store.moveUp,
+      'Alt+Shift+ArrowDown': store.moveDown,
+      'Ctrl+F2': store.linkSelection,
+      'Ctrl+Shift+F2': store.unlinkSelection,
+      Insert: () => (selectedId ? store.addTask({ name: 'New task', durationMin: minutesPerDay }, 'above').then((added) => added && startEditing(store.getState().selection.focusId, 'name')) : props.onInsert()),
+      Delete: () => selection.ids.size > 0 && props.onDelete([...selection.ids]),
+      F2: () => startEditing(selectedId, 'name'),
+    };
+    const chord = `${event.ctrlKey || event.metaKey ? 'Ctrl+' : ''}${event.altKey ? 'Alt+' : ''}${event.shiftKey ? 'Shift+' : ''}${event.key}`;
+    const edit = props.editable ? edits[chord] : undefined;
+    if (edit) {
+      event.preventDefault();
+      void edit();
+    } else if (!event.altKey && !event.ctrlKey && !event.metaKey && ['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) {
+      event.preventDefault();
+      go(event.key === 'ArrowDown' ? index + 1 : event.key === 'ArrowUp' ? index - 1 : event.key === 'Home' ? 0 : rows.length - 1);
+    } else if (selectedId && event.key === 'Enter') props.onOpen(selectedId);
+    else if (selectedId && !event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && rows[index]?.hasChildren) {
+      if ((event.key === 'ArrowLeft') !== collapsed.has(selectedId)) store.toggleCollapsed(selectedId);
+    }
   };
+  const startEditing = (taskId: string | null, field: 'name' | 'durationMin') => {
+    if (taskId && props.editable) setEditing({ taskId, field });
+  };
+  // The focused row is brought into view when it changes (a new task, a pasted one, one moved by a key).
+  useEffect(() => {
+    const at = selectedId ? rowIndex.get(selectedId) : undefined;
+    if (at !== undefined) virtualizer.scrollToIndex(at);
+    // Only the focus moving scrolls: rows changing under it must not.
+  }, [selectedId]);
 
   const totalHeight = rows.length * rowHeight;
   const header = ticks(scale, view.left - gridWidth, view.left + view.width);
@@ -202,8 +224,9 @@ export function GanttChart(props: GanttProps) {
     <div
       ref={scroller}
       className="gantt"
-      role="grid"
+      role="treegrid"
       aria-label="Tasks and timeline"
+      aria-multiselectable="true"
       aria-rowcount={rows.length}
       tabIndex={0}
       onKeyDown={onKeyDown}
@@ -254,7 +277,7 @@ export function GanttChart(props: GanttProps) {
           </svg>
           {items.map((item) => {
             const { task, depth, hasChildren } = rows[item.index]!;
-            const selected = task.id === props.selectedId;
+            const selected = selection.ids.has(task.id);
             const { x0, x1 } = shifted(task);
             const planned = props.baseline?.get(task.id);
             return (
@@ -262,18 +285,21 @@ export function GanttChart(props: GanttProps) {
                 key={task.id}
                 role="row"
                 aria-rowindex={item.index + 1}
+                aria-level={depth + 1}
+                aria-expanded={hasChildren ? !collapsed.has(task.id) : undefined}
                 aria-selected={selected}
-                className={`gantt-row${selected ? ' selected' : ''}`}
+                aria-label={`${task.key} ${task.name}`}
+                className={`gantt-row${selected ? ' selected' : ''}${task.id === selectedId ? ' focused' : ''}`}
                 style={{ top: item.start, height: rowHeight }}
-                onClick={() => props.onSelect(task.id)}
+                onClick={(event) => store.select(task.id, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'only')}
                 onDoubleClick={() => props.onOpen(task.id)}
               >
                 <div className="grid-cells" role="presentation">
                   <span role="gridcell" className="col-key">{task.key}</span>
                   <span role="gridcell" className="col-name" style={{ paddingLeft: 8 + depth * 16 }}>
                     {hasChildren ? (
-                      <button type="button" className="toggle" aria-expanded={!props.collapsed.has(task.id)} aria-label={`${props.collapsed.has(task.id) ? 'Expand' : 'Collapse'} ${task.name}`} onClick={(event) => { event.stopPropagation(); props.onToggle(task.id); }}>
-                        {props.collapsed.has(task.id) ? '▸' : '▾'}
+                      <button type="button" className="toggle" aria-expanded={!collapsed.has(task.id)} aria-label={`${collapsed.has(task.id) ? 'Expand' : 'Collapse'} ${task.name}`} onClick={(event) => { event.stopPropagation(); store.toggleCollapsed(task.id); }}>
+                        {collapsed.has(task.id) ? '▸' : '▾'}
                       </button>
                     ) : (
                       <span className="toggle" />

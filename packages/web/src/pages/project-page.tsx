@@ -1,73 +1,88 @@
-import { useCallback, useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { api, describeError } from '../api';
+import { call, describeError } from '../client';
 import { Alert } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { counted, formatDate, minutesPerDay, planInstant, setPlanZone } from '../format';
 import { GanttChart } from '../gantt/gantt-chart';
-import { mergeWrite, outlineRows } from '../gantt/outline';
 import { TaskDrawer } from '../gantt/task-drawer';
+import { SchedulePreview, type Span } from '../gantt/preview';
+import { timeScale, type Zoom } from '../gantt/time-scale';
+import { PlanStore, type NewTaskPlace } from '../plan/plan-store';
+import { PlanStoreContext, usePlan } from '../plan/use-plan';
+import { useSession } from '../session';
+import type { Forecast, LevelingSummary } from '../types';
 import { CalendarsPanel } from './calendars-panel';
 import { MembersPanel } from './members-panel';
 import { ResourcesPanel } from './resources-panel';
 import { VersionsPanel } from './versions-panel';
-import { SchedulePreview, type Span } from '../gantt/preview';
-import { timeScale, type Zoom } from '../gantt/time-scale';
-import { useSession } from '../session';
-import type { Conflict, Dependency, Forecast, FullProject, LevelingResult, LevelingSummary, Member, PlanTask, TaskPatch, WriteResult } from '../types';
 
-/** The last change, and how to take it back. */
-interface Undoable {
-  label: string;
-  undo(): Promise<WriteResult>;
-}
-
-/** The values a patch would overwrite: the patch that restores them. */
-function inverseOf(task: PlanTask, patch: TaskPatch): TaskPatch {
-  const inverse: Record<string, unknown> = {};
-  for (const field of Object.keys(patch)) inverse[field] = task[field as keyof PlanTask];
-  return inverse as TaskPatch;
-}
-
+/** The Gantt page: opens the plan's store, then shows it. */
 export function ProjectPage() {
-  const { projectId = '', taskId } = useParams();
+  const { projectId = '' } = useParams();
+  const [store, setStore] = useState<PlanStore | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let current = true;
+    setStore(null);
+    PlanStore.open(call, projectId).then(
+      (opened) => current && setStore(opened),
+      (caught: unknown) => current && setError(describeError(caught)),
+    );
+    return () => {
+      current = false;
+    };
+  }, [projectId]);
+  // Other pages show dates in UTC.
+  useEffect(() => () => setPlanZone(null), []);
+
+  if (error) return <main className="page"><Alert>{error}</Alert><Link to="/">Back to projects</Link></main>;
+  if (!store) return <p className="loading">Loading…</p>;
+  return (
+    <PlanStoreContext.Provider value={store}>
+      <PlanView store={store} />
+    </PlanStoreContext.Provider>
+  );
+}
+
+/** Whether a key press is meant for a field being typed in, not for the plan. */
+function typingIn(target: EventTarget | null): boolean {
+  return target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName));
+}
+
+function PlanView({ store }: { store: PlanStore }) {
+  const { taskId } = useParams();
   const navigate = useNavigate();
   const { user } = useSession();
-  const [plan, setPlan] = useState<FullProject | null>(null);
-  const [members, setMembers] = useState<Member[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const [conflicts, setConflicts] = useState<Conflict[]>([]);
+  const plan = usePlan((state) => state.plan);
+  const members = usePlan((state) => state.members);
+  const tasksById = usePlan((state) => state.tasksById);
+  const selection = usePlan((state) => state.selection);
+  const conflicts = usePlan((state) => state.conflicts);
+  const history = usePlan((state) => state.history);
+  const notice = usePlan((state) => state.notice);
+  const projectId = plan.project.id;
+  // Before anything renders: the plan's dates are shown in the zone of its calendar (which the calendars panel may change).
+  setPlanZone(plan.calendars.find((calendar) => calendar.id === plan.project.calendarId)?.timeZone);
+
   const [zoom, setZoom] = useState<Zoom>('week');
-  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const [selectedId, setSelectedId] = useState<string | null>(taskId ?? null);
   const [baselineId, setBaselineId] = useState<string>('');
-  const [lastChange, setLastChange] = useState<Undoable | null>(null);
-  const [deleting, setDeleting] = useState<PlanTask | null>(null);
+  const [deleting, setDeleting] = useState<readonly string[] | null>(null);
   const [newName, setNewName] = useState('');
   const [newDays, setNewDays] = useState('1');
-  const [asSubtask, setAsSubtask] = useState(false);
+  const [newPlace, setNewPlace] = useState<NewTaskPlace>('after');
   const [panel, setPanel] = useState<'members' | 'resources' | 'versions' | 'calendars' | null>(null);
+  const [leveling, setLeveling] = useState<LevelingSummary | null>(null);
+  const [pageError, setPageError] = useState<string | null>(null);
 
-  const load = useCallback(async () => {
-    try {
-      const [full, list] = await Promise.all([api<FullProject>('GET', `/api/projects/${projectId}`), api<{ members: Member[] }>('GET', `/api/projects/${projectId}/members`)]);
-      // Before the plan renders: its dates are shown in the zone of its calendar.
-      setPlanZone(full.calendars.find((calendar) => calendar.id === full.project.calendarId)?.timeZone);
-      setPlan(full);
-      setMembers(list.members);
-    } catch (caught) {
-      setError(describeError(caught));
-    }
-  }, [projectId]);
-  useEffect(() => void load(), [load]);
   // With uncertain durations (optimistic and pessimistic), how sure the finish is: PERT Monte Carlo.
-  const uncertain = plan?.tasks.some((task) => task.durationOptimisticMin !== null && task.durationPessimisticMin !== null) ?? false;
+  const uncertain = plan.tasks.some((task) => task.durationOptimisticMin !== null && task.durationPessimisticMin !== null);
   const [forecast, setForecast] = useState<Forecast | null>(null);
   useEffect(() => {
     if (!uncertain) return setForecast(null);
     // A forecast asked for an older plan may answer after the newer one's: only the latest is shown.
     let latest = true;
-    api<{ forecast: Forecast }>('GET', `/api/projects/${projectId}/forecast`).then(
+    call('getForecast', { params: { projectId } }).then(
       (answer) => latest && setForecast(answer.forecast),
       () => latest && setForecast(null),
     );
@@ -75,122 +90,75 @@ export function ProjectPage() {
       latest = false;
     };
   }, [projectId, uncertain, plan]);
-  // Other pages show dates in UTC.
-  useEffect(() => () => setPlanZone(null), []);
-  useEffect(() => setSelectedId((current) => taskId ?? current), [taskId]);
+  // A task opened by its address is the selection too.
+  useEffect(() => {
+    if (taskId && tasksById.has(taskId) && store.getState().selection.focusId !== taskId) store.select(taskId);
+  }, [taskId, tasksById, store]);
 
   const role = members.find((member) => member.userId === user?.id)?.role;
   const editable = role === 'owner' || role === 'editor';
-  const tasksById = useMemo(() => new Map((plan?.tasks ?? []).map((task) => [task.id, task])), [plan]);
-  const rows = useMemo(() => outlineRows(plan?.tasks ?? [], collapsed), [plan, collapsed]);
   const scale = useMemo(() => {
-    const starts = (plan?.tasks ?? []).flatMap((task) => (task.startAt ? [Date.parse(task.startAt)] : []));
-    const finishes = (plan?.tasks ?? []).flatMap((task) => (task.finishAt ? [Date.parse(task.finishAt)] : []));
-    const projectStart = Date.parse(planInstant(plan?.project.startDate ?? new Date().toISOString().slice(0, 10), '00:00'));
+    const starts = plan.tasks.flatMap((task) => (task.startAt ? [Date.parse(task.startAt)] : []));
+    const finishes = plan.tasks.flatMap((task) => (task.finishAt ? [Date.parse(task.finishAt)] : []));
+    const projectStart = Date.parse(planInstant(plan.project.startDate, '00:00'));
     return timeScale(zoom, Math.min(projectStart, ...starts), Math.max(projectStart, ...finishes));
   }, [plan, zoom]);
   const baseline = useMemo(() => {
-    const chosen = plan?.baselines.find((saved) => saved.id === baselineId);
+    const chosen = plan.baselines.find((saved) => saved.id === baselineId);
     return chosen ? new Map<string, Span>(chosen.tasks.map((saved) => [saved.taskId, saved])) : null;
   }, [plan, baselineId]);
-  const preview = useMemo(() => (plan && editable ? new SchedulePreview(plan) : null), [plan, editable]);
+  const preview = useMemo(() => (editable ? new SchedulePreview(plan) : null), [plan, editable]);
 
-  /** Runs a write, merges what the scheduler answered into the plan, and keeps its undo. */
-  const write = async <Result extends WriteResult>(call: () => Promise<Result>, undo?: Undoable): Promise<Result> => {
-    setError(null);
-    try {
-      const result = await call();
-      setPlan((current) =>
-        current && {
-          ...current,
-          tasks: mergeWrite(current.tasks, result.tasks, result.deletedTaskIds),
-          dependencies: mergeWrite(current.dependencies, result.dependencies, result.deletedDependencyIds),
-        },
-      );
-      setConflicts(result.conflicts);
-      setLastChange(undo ?? null);
-      return result;
-    } catch (caught) {
-      setError(describeError(caught));
-      throw caught;
-    }
-  };
+  // Undo and redo answer wherever the focus is, except in a field being typed in (which undoes its own typing).
+  useEffect(() => {
+    if (!editable) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (typingIn(event.target) || !(event.ctrlKey || event.metaKey) || event.altKey) return;
+      const key = event.key.toLowerCase();
+      if (key === 'z' && !event.shiftKey) void store.undo();
+      else if (key === 'y' || (key === 'z' && event.shiftKey)) void store.redo();
+      else return;
+      event.preventDefault();
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [store, editable]);
 
-  const patchTask = (task: PlanTask, patch: TaskPatch, label: string) => {
-    const inverse = inverseOf(task, patch);
-    return write(() => api<WriteResult>('PATCH', `/api/projects/${projectId}/tasks/${task.id}`, patch), {
-      label,
-      undo: () => api<WriteResult>('PATCH', `/api/projects/${projectId}/tasks/${task.id}`, inverse),
-    });
-  };
-
-  const link = (predecessorId: string, successorId: string) =>
-    void write(() => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, type: 'FS' })).then(
-      (result) => {
-        const created = result.dependencies.find((dependency) => dependency.predecessorId === predecessorId && dependency.successorId === successorId);
-        if (created) setLastChange({ label: 'link', undo: () => api<WriteResult>('DELETE', `/api/projects/${projectId}/dependencies/${created.id}`) });
-      },
-      () => undefined,
-    );
-
-  const unlink = async (dependency: Dependency) => {
-    const { predecessorId, successorId, type, lagMin } = dependency;
-    await write(() => api<WriteResult>('DELETE', `/api/projects/${projectId}/dependencies/${dependency.id}`), {
-      label: 'remove link',
-      undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, type, lagMin }),
-    });
-  };
-
-  const relink = async (dependency: Dependency, change: Pick<Dependency, 'type' | 'lagMin'>) => {
-    const { predecessorId, successorId, type, lagMin } = dependency;
-    await write(() => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, ...change }), {
-      label: 'link change',
-      undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/dependencies`, { predecessorId, successorId, type, lagMin }),
-    });
-  };
+  const reportFailure = (caught: unknown) => setPageError(describeError(caught));
+  const reload = () => store.reload().catch(reportFailure);
 
   const addTask = async (event: FormEvent) => {
     event.preventDefault();
-    const parentId = asSubtask && selectedId ? selectedId : undefined;
-    const result = await write(() => api<WriteResult>('POST', `/api/projects/${projectId}/tasks`, { name: newName, durationMin: Math.round(Number(newDays) * minutesPerDay), parentId })).catch(() => null);
-    if (!result) return;
+    const added = await store.addTask({ name: newName, durationMin: Math.round(Number(newDays) * minutesPerDay) }, newPlace);
+    if (!added) return;
     setNewName('');
-    const created = result.tasks.find((task) => !tasksById.has(task.id));
-    if (created) setSelectedId(created.id);
+    // "Under" adds subtasks to the same task again, never to the one just added: no staircase.
+    if (newPlace === 'under') store.select(selection.focusId ?? '');
   };
 
-  /** Resource leveling: a preview first (`?dryRun=true`), applied only when the person agrees, undone by putting the delays back. */
-  const [leveling, setLeveling] = useState<LevelingSummary | null>(null);
   const previewLeveling = async () => {
-    setError(null);
+    setPageError(null);
     try {
-      setLeveling((await api<LevelingResult>('POST', `/api/projects/${projectId}/level?dryRun=true`, {})).leveling);
+      setLeveling((await store.previewLeveling()).leveling);
     } catch (caught) {
-      setError(describeError(caught));
+      reportFailure(caught);
     }
-  };
-  const applyLeveling = async () => {
-    setLeveling(null);
-    const result = await write(() => api<LevelingResult>('POST', `/api/projects/${projectId}/level`, {})).catch(() => null);
-    // Undo puts back the delays this leveling replaced (the plan may have changed since the preview).
-    const restore = result?.leveling.tasks.map((task) => ({ id: task.taskId, levelingDelayMin: task.levelingDelayMin.from }));
-    if (restore?.length) setLastChange({ label: 'leveling', undo: () => api<WriteResult>('POST', `/api/projects/${projectId}/tasks`, { updateTasks: restore }) });
   };
 
   const saveBaseline = async () => {
     try {
-      const { baseline: saved } = await api<{ baseline: { id: string } }>('POST', `/api/projects/${projectId}/baseline`, {});
-      await load();
+      const { baseline: saved } = await call('saveBaseline', { params: { projectId }, body: {} });
+      await store.reload();
       setBaselineId(saved.id);
     } catch (caught) {
-      setError(describeError(caught));
+      reportFailure(caught);
     }
   };
 
-  if (error && !plan) return <main className="page"><Alert>{error}</Alert><Link to="/">Back to projects</Link></main>;
-  if (!plan) return <p className="loading">Loading…</p>;
   const opened = taskId ? tasksById.get(taskId) : undefined;
-  const selected = selectedId ? tasksById.get(selectedId) : undefined;
+  const focused = selection.focusId ? tasksById.get(selection.focusId) : undefined;
+  const deletion = deleting ? store.deletionOf(deleting) : null;
+  const shown = pageError ?? notice;
 
   return (
     <main className="project">
@@ -205,18 +173,18 @@ export function ProjectPage() {
         <div className="toolbar" role="toolbar" aria-label="Chart">
           <label htmlFor="chart-zoom">Zoom</label>
           <select id="chart-zoom" value={zoom} onChange={(event) => setZoom(event.target.value as Zoom)}>
-              <option value="day">Days</option>
-              <option value="week">Weeks</option>
-              <option value="month">Months</option>
+            <option value="day">Days</option>
+            <option value="week">Weeks</option>
+            <option value="month">Months</option>
           </select>
           <label htmlFor="chart-baseline">Baseline</label>
           <select id="chart-baseline" value={baselineId} onChange={(event) => setBaselineId(event.target.value)}>
-              <option value="">None</option>
-              {plan.baselines.map((saved) => (
-                <option key={saved.id} value={saved.id}>
-                  {saved.name} ({formatDate(saved.capturedAt)})
-                </option>
-              ))}
+            <option value="">None</option>
+            {plan.baselines.map((saved) => (
+              <option key={saved.id} value={saved.id}>
+                {saved.name} ({formatDate(saved.capturedAt)})
+              </option>
+            ))}
           </select>
           {editable && (
             <button type="button" className="secondary" onClick={() => void saveBaseline()}>
@@ -228,26 +196,31 @@ export function ProjectPage() {
               Level resources
             </button>
           )}
-          <button type="button" className="secondary" aria-pressed={panel === 'members'} onClick={() => setPanel(panel === 'members' ? null : 'members')}>
-            Members
-          </button>
-          <button type="button" className="secondary" aria-pressed={panel === 'resources'} onClick={() => setPanel(panel === 'resources' ? null : 'resources')}>
-            Resources
-          </button>
-          <button type="button" className="secondary" aria-pressed={panel === 'calendars'} onClick={() => setPanel(panel === 'calendars' ? null : 'calendars')}>
-            Calendars
-          </button>
-          <button type="button" className="secondary" aria-pressed={panel === 'versions'} onClick={() => setPanel(panel === 'versions' ? null : 'versions')}>
-            Versions and files
-          </button>
-          {lastChange && (
-            <button type="button" className="secondary" onClick={() => void write(lastChange.undo).catch(() => undefined)}>
-              Undo {lastChange.label}
+          {(['members', 'resources', 'calendars', 'versions'] as const).map((name) => (
+            <button key={name} type="button" className="secondary" aria-pressed={panel === name} onClick={() => setPanel(panel === name ? null : name)}>
+              {{ members: 'Members', resources: 'Resources', calendars: 'Calendars', versions: 'Versions and files' }[name]}
             </button>
-          )}
+          ))}
         </div>
       </div>
-      {error && <Alert>{error}</Alert>}
+      {editable && (
+        <EditBar
+          store={store}
+          undoLabel={history.undoLabel}
+          redoLabel={history.redoLabel}
+          selected={selection.ids.size}
+          busy={history.busy}
+          onDelete={() => setDeleting([...selection.ids])}
+        />
+      )}
+      {shown && (
+        <Alert>
+          {shown}{' '}
+          <button type="button" className="link" onClick={() => (setPageError(null), store.dismissNotice())}>
+            Dismiss
+          </button>
+        </Alert>
+      )}
       {leveling && (
         <section className="conflicts" aria-label="Resource leveling" role="status">
           <h2>Resource leveling</h2>
@@ -257,13 +230,13 @@ export function ProjectPage() {
             </p>
           ) : (
             <p>
-              Leveling delays {leveling.tasks.length} {leveling.tasks.length === 1 ? 'task' : 'tasks'} ({leveling.tasks.map((task) => task.key).join(', ')}); the project
-              finish moves from {formatDate(leveling.projectFinishAt.from)} to {formatDate(leveling.projectFinishAt.to)}.
+              Leveling delays {counted(leveling.tasks.length, 'task')} ({leveling.tasks.map((task) => task.key).join(', ')}); the project finish moves from{' '}
+              {formatDate(leveling.projectFinishAt.from)} to {formatDate(leveling.projectFinishAt.to)}.
             </p>
           )}
           {leveling.overallocations.length > 0 && <p>{leveling.overallocations.length} over-allocations stay (tasks leveling does not move, or more than a resource can give).</p>}
           {leveling.tasks.length > 0 && (
-            <button type="button" onClick={() => void applyLeveling()}>
+            <button type="button" onClick={() => (setLeveling(null), void store.level())}>
               Apply leveling
             </button>
           )}{' '}
@@ -278,7 +251,7 @@ export function ProjectPage() {
           <ul>
             {conflicts.map((conflict, index) => (
               <li key={index}>
-                <button type="button" className="link" onClick={() => setSelectedId(conflict.taskId)}>
+                <button type="button" className="link" onClick={() => store.select(conflict.taskId)}>
                   {tasksById.get(conflict.taskId)?.key}
                 </button>{' '}
                 {conflict.message}
@@ -293,9 +266,12 @@ export function ProjectPage() {
           <input id="new-task-name" placeholder="New task name" required value={newName} onChange={(event) => setNewName(event.target.value)} />
           <label htmlFor="new-task-days">Duration (days)</label>
           <input id="new-task-days" type="number" min={0} step={0.5} className="narrow" value={newDays} onChange={(event) => setNewDays(event.target.value)} />
-          <label className="check">
-            <input type="checkbox" checked={asSubtask} disabled={!selected} onChange={(event) => setAsSubtask(event.target.checked)} /> under {selected ? selected.key : 'the selected task'}
-          </label>
+          <label htmlFor="new-task-place">Where</label>
+          <select id="new-task-place" value={newPlace} disabled={!focused} onChange={(event) => setNewPlace(event.target.value as NewTaskPlace)}>
+            <option value="after">after {focused ? focused.key : 'the selected task'}</option>
+            <option value="above">above {focused ? focused.key : 'the selected task'}</option>
+            <option value="under">under {focused ? focused.key : 'the selected task'}</option>
+          </select>
           <button type="submit">Add task</button>
         </form>
       )}
@@ -304,31 +280,20 @@ export function ProjectPage() {
           <p className="empty">No tasks yet: add the first one above.</p>
         ) : (
           <GanttChart
-            rows={rows}
-            dependencies={plan.dependencies}
             scale={scale}
             nowMs={Date.now()}
-            selectedId={selectedId}
-            collapsed={collapsed}
             baseline={baseline}
             preview={preview}
             editable={editable}
-            onSelect={setSelectedId}
             onOpen={(id) => void navigate(`/projects/${projectId}/tasks/${id}`)}
-            onToggle={(id) => setCollapsed((current) => {
-              const next = new Set(current);
-              if (!next.delete(id)) next.add(id);
-              return next;
-            })}
-            onDelete={(id) => setDeleting(tasksById.get(id) ?? null)}
-            onEdit={(task, patch, label) => patchTask(task, patch, label).catch(() => undefined)}
-            onLink={link}
+            onDelete={(ids) => setDeleting(ids)}
+            onInsert={() => document.getElementById('new-task-name')?.focus()}
           />
         )}
-        {panel === 'members' && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={load} onClose={() => setPanel(null)} />}
-        {panel === 'resources' && !opened && <ResourcesPanel projectId={projectId} resources={plan.resources} editable={editable} onChanged={load} onClose={() => setPanel(null)} />}
-        {panel === 'calendars' && !opened && <CalendarsPanel project={plan.project} calendars={plan.calendars} editable={editable} onChanged={load} onClose={() => setPanel(null)} />}
-        {panel === 'versions' && !opened && <VersionsPanel project={plan.project} editable={editable} onRestored={load} onClose={() => setPanel(null)} />}
+        {panel === 'members' && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={reload} onClose={() => setPanel(null)} />}
+        {panel === 'resources' && !opened && <ResourcesPanel projectId={projectId} resources={plan.resources} editable={editable} onChanged={reload} onClose={() => setPanel(null)} />}
+        {panel === 'calendars' && !opened && <CalendarsPanel project={plan.project} calendars={plan.calendars} editable={editable} onChanged={reload} onClose={() => setPanel(null)} />}
+        {panel === 'versions' && !opened && <VersionsPanel project={plan.project} editable={editable} onRestored={reload} onClose={() => setPanel(null)} />}
         {opened && (
           <TaskDrawer
             key={opened.id}
@@ -342,34 +307,56 @@ export function ProjectPage() {
             resources={plan.resources.filter((resource) => resource.userId === null)}
             editable={editable}
             assignedResourceIds={plan.assignments.filter((assignment) => assignment.taskId === opened.id).map((assignment) => assignment.resourceId)}
-            onSave={async (patch) => void (await patchTask(opened, patch, 'edit'))}
-            onAssign={async (assignees) => {
-              await write(() => api<WriteResult>('PUT', `/api/projects/${projectId}/tasks/${opened.id}/assignees`, assignees));
-              await load();
-            }}
-            onUnlink={unlink}
-            onRelink={relink}
-            onDelete={() => setDeleting(opened)}
+            onSave={(patch) => store.editTask(opened, patch).then(store.throwIfFailed)}
+            onAssign={(assignees) => store.assignTask(opened.id, assignees).then(store.throwIfFailed)}
+            onUnlink={(dependency) => store.unlink([dependency]).then(store.throwIfFailed)}
+            onRelink={(dependency, change) => store.relink(dependency, change).then(store.throwIfFailed)}
+            onDelete={() => setDeleting([opened.id])}
             onClose={() => void navigate(`/projects/${projectId}`)}
           />
         )}
       </div>
-      {deleting && (
+      {deleting && deletion && deletion.tops.length > 0 && (
         <ConfirmDeletion
-          title={`Delete ${deleting.key} ${deleting.name}?`}
-          explanation={
-            plan.tasks.some((task) => task.parentId === deleting.id)
-              ? 'The task, all its subtasks, their links and comments are deleted. This cannot be undone.'
-              : 'The task, its links and comments are deleted. This cannot be undone.'
-          }
-          expected={deleting.key}
+          title={deletion.tops.length === 1 ? `Delete ${deletion.tops[0]!.key} ${deletion.tops[0]!.name}?` : `Delete ${counted(deletion.tops.length, 'task')}?`}
+          explanation={`${deletion.tops.map((task) => `${task.key} ${task.name}`).join(', ')}${
+            deletion.count > deletion.tops.length ? ` and ${counted(deletion.count - deletion.tops.length, 'subtask')}` : ''
+          }, with their links and comments, will be deleted. Undo (Ctrl+Z) brings the tasks and their links back; comments do not come back.`}
           onConfirm={async () => {
-            await write(() => api<WriteResult>('DELETE', `/api/projects/${projectId}/tasks/${deleting.id}?confirm=${encodeURIComponent(deleting.key)}`));
-            if (taskId === deleting.id) void navigate(`/projects/${projectId}`);
+            const gone = await store.deleteTasks(deleting);
+            if (!gone) throw new Error(store.getState().notice ?? 'Not deleted');
+            if (taskId && !store.getState().tasksById.has(taskId)) void navigate(`/projects/${projectId}`);
           }}
-          onClose={() => setDeleting(null)}
+          onClose={() => {
+            setDeleting(null);
+            document.querySelector<HTMLElement>('.gantt')?.focus();
+          }}
         />
       )}
     </main>
+  );
+}
+
+/** The editing commands, each with its key, for mouse users and as a map of the keys. */
+function EditBar(props: { store: PlanStore; undoLabel: string | null; redoLabel: string | null; selected: number; busy: boolean; onDelete(): void }) {
+  const { store, selected } = props;
+  const none = selected === 0;
+  const command = (label: string, keys: string, run: () => unknown, disabled: boolean) => (
+    <button type="button" className="secondary" aria-keyshortcuts={keys} title={`${label} (${keys.replace(/ /g, ' or ')})`} disabled={disabled} onClick={() => void run()}>
+      {label}
+    </button>
+  );
+  return (
+    <div className="toolbar edit-bar" role="toolbar" aria-label="Edit" aria-busy={props.busy}>
+      {command(props.undoLabel ? `Undo ${props.undoLabel}` : 'Undo', 'Control+Z', store.undo.bind(store), !props.undoLabel)}
+      {command(props.redoLabel ? `Redo ${props.redoLabel}` : 'Redo', 'Control+Y Control+Shift+Z', store.redo.bind(store), !props.redoLabel)}
+      {command('Indent', 'Alt+Shift+ArrowRight', store.indent, none)}
+      {command('Outdent', 'Alt+Shift+ArrowLeft', store.outdent, none)}
+      {command('Move up', 'Alt+Shift+ArrowUp', store.moveUp, none)}
+      {command('Move down', 'Alt+Shift+ArrowDown', store.moveDown, none)}
+      {command('Link', 'Control+F2', store.linkSelection, selected < 2)}
+      {command('Unlink', 'Control+Shift+F2', store.unlinkSelection, none)}
+      {command('Delete', 'Delete', props.onDelete, none)}
+    </div>
   );
 }

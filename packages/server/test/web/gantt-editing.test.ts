@@ -1,0 +1,158 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { launchBrowser, newPage, screenshots } from '../support/browser.js';
+import { treeOf } from '../support/plan-tree.js';
+import { signedInPerson } from '../support/sessions.js';
+import { startTestServer, type TestServer } from '../support/test-server.js';
+
+interface PlanTaskLite {
+  id: string;
+  key: string;
+  name: string;
+  parentId: string | null;
+  sortKey: string;
+}
+interface PlanLite {
+  tasks: PlanTaskLite[];
+  dependencies: { predecessorId: string; successorId: string; type: string }[];
+}
+
+const screenshot = screenshots('gantt-editing');
+
+/**
+ * Editing a plan as a Microsoft Project user does, by keyboard first: every path is driven
+ * with the keys a planner presses and checked through the REST API.
+ */
+describe('the Gantt chart, edited from the keyboard', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  let key: string;
+
+  beforeAll(async () => {
+    // A planner at the keyboard makes more than the API's 60 writes a minute here (see docs/api.md › Rate limits).
+    server = await startTestServer({ GANTRY_RATE_LIMIT_WRITES: '10000' });
+    const person = await signedInPerson(server, 'pat@example.com', 'Pat Planner');
+    key = ((await server.cli('key', 'create', '--email', 'pat@example.com', '--scope', 'write', '--json')).json as { key: string }).key;
+    browser = await launchBrowser();
+    page = await newPage(browser);
+    const [name, value] = person.cookie.split('=') as [string, string];
+    await page.context().addCookies([{ name, value, url: server.url }]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** A project with these top-level tasks, open in the browser. */
+  async function openPlan(names: readonly string[]): Promise<{ projectId: string; ids: Record<string, string> }> {
+    const { body } = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key, body: { name: `Keys ${Math.random().toString(36).slice(2, 6)}`, startDate: '2027-01-04' } });
+    const projectId = body.project.id;
+    const created = await server.request<{ tasks: PlanTaskLite[] }>('POST', `/api/projects/${projectId}/tasks`, { key, body: { createTasks: names.map((name) => ({ name, durationMin: 480 })) } });
+    await page.goto(`${server.url}/projects/${projectId}`);
+    await page.getByRole('treegrid').waitFor();
+    return { projectId, ids: Object.fromEntries(created.body.tasks.map((task) => [task.name, task.id])) };
+  }
+
+  const planOf = async (projectId: string) => (await server.request<PlanLite>('GET', `/api/projects/${projectId}`, { key })).body;
+  const tree = async (projectId: string) => treeOf(await planOf(projectId));
+  const row = (name: string): Locator => page.getByRole('row', { name: new RegExp(`^\\S+-\\d+ ${name}$`) });
+  /** Waits until every change asked for has been answered. */
+  const settled = () => page.locator('.edit-bar[aria-busy="false"]').waitFor();
+
+  test('indent, outdent and move by keys; undo and redo; Insert; link the selection and unlink it', async () => {
+    const { projectId, ids } = await openPlan(['A', 'B', 'C', 'D', 'E']);
+    await row('A').click();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Alt+Shift+ArrowRight');
+    await expect.poll(() => tree(projectId)).toBe('A(B) C D E');
+    await expect.poll(() => row('B').getAttribute('aria-level')).toBe('2');
+    expect(await row('A').getAttribute('aria-expanded')).toBe('true');
+    // Shift+↓ adds C to the selection: indenting both puts C under A too (B has no sibling above).
+    await page.keyboard.press('Shift+ArrowDown');
+    expect(await row('C').getAttribute('aria-selected')).toBe('true');
+    await page.keyboard.press('Alt+Shift+ArrowRight');
+    await expect.poll(() => tree(projectId)).toBe('A(B C) D E');
+    await screenshot(page, '01-indented');
+    // Outdenting B takes C along as its subtask (every row keeps its place, as in Project); then C.
+    await row('B').click();
+    await page.keyboard.press('Alt+Shift+ArrowLeft');
+    await expect.poll(() => tree(projectId)).toBe('A B(C) D E');
+    await row('E').click();
+    await page.keyboard.press('Alt+Shift+ArrowUp');
+    await expect.poll(() => tree(projectId)).toBe('A B(C) E D');
+
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => tree(projectId)).toBe('A B(C) D E');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => tree(projectId)).toBe('A(B C) D E');
+    await page.keyboard.press('Control+y');
+    await expect.poll(() => tree(projectId)).toBe('A B(C) D E');
+    await page.keyboard.press('Control+Shift+z');
+    await expect.poll(() => tree(projectId)).toBe('A B(C) E D');
+    // The toolbar says what the next undo and redo would do.
+    await page.getByRole('button', { name: 'Undo move up' }).waitFor();
+
+    // Insert adds a task above the selected row and names it in place.
+    await row('D').click();
+    await page.keyboard.press('Insert');
+    const nameField = page.getByRole('textbox', { name: /^Name of / });
+    await nameField.fill('Inserted');
+    await nameField.press('Enter');
+    await expect.poll(() => tree(projectId)).toBe('A B(C) E Inserted D');
+
+    // Ctrl+click picks A and D; Ctrl+F2 links them in outline order, Ctrl+Shift+F2 unlinks them.
+    await row('A').click();
+    await row('D').click({ modifiers: ['Control'] });
+    await page.keyboard.press('Control+F2');
+    await expect.poll(async () => (await planOf(projectId)).dependencies.map((link) => [link.predecessorId, link.successorId, link.type])).toEqual([[ids.A, ids.D, 'FS']]);
+    await page.locator('svg.links path.link').first().waitFor();
+    await page.keyboard.press('Control+Shift+F2');
+    await expect.poll(async () => (await planOf(projectId)).dependencies).toEqual([]);
+    await settled();
+  });
+
+  test('delete several tasks from one dialog with Enter, then bring them back with Ctrl+Z', async () => {
+    const { projectId, ids } = await openPlan(['A', 'B', 'C', 'D']);
+    await row('B').click();
+    await page.keyboard.press('Alt+Shift+ArrowRight'); // A(B) C D
+    await row('A').click();
+    await row('C').click({ modifiers: ['Control'] });
+    await page.keyboard.press('Control+F2'); // A → C
+    await expect.poll(async () => (await planOf(projectId)).dependencies.length).toBe(1);
+    await row('A').click();
+    await row('D').click({ modifiers: ['Control'] });
+    await page.keyboard.press('Delete');
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('heading', { name: 'Delete 2 tasks?' }).waitFor();
+    await dialog.getByText(/A, .*D and 1 subtask/).waitFor();
+    await screenshot(page, '02-delete-dialog');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => tree(projectId)).toBe('C');
+    // The keyboard is back on the chart: the next key acts on the plan.
+    await page.getByRole('treegrid').and(page.locator(':focus')).waitFor();
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => tree(projectId)).toBe('A(B) C D');
+    const plan = await planOf(projectId);
+    expect(plan.tasks.map((task) => task.id).sort()).toEqual(Object.values(ids).sort());
+    expect(plan.dependencies.map((link) => [link.predecessorId, link.successorId])).toEqual([[ids.A, ids.C]]);
+    await screenshot(page, '03-restored');
+  });
+
+  test('fifty changes undone and redone in a row, keys pressed faster than the server answers', async () => {
+    const { projectId } = await openPlan(['A', 'B', 'C', 'D', 'E']);
+    await row('A').click();
+    // A walks down to the end and back up, again and again: 50 moves, each its own step.
+    const presses = Array.from({ length: 50 }, (_, step) => (Math.floor(step / 4) % 2 === 0 ? 'Alt+Shift+ArrowDown' : 'Alt+Shift+ArrowUp'));
+    for (const press of presses) await page.keyboard.press(press);
+    await expect.poll(() => tree(projectId), { timeout: 30_000 }).toBe('B C A D E');
+    for (let step = 0; step < 50; step++) await page.keyboard.press('Control+z');
+    await expect.poll(() => tree(projectId), { timeout: 30_000 }).toBe('A B C D E');
+    await settled();
+    expect(await page.getByRole('button', { name: /^Undo/ }).isDisabled()).toBe(true);
+    for (let step = 0; step < 50; step++) await page.keyboard.press('Control+y');
+    await expect.poll(() => tree(projectId), { timeout: 30_000 }).toBe('B C A D E');
+    await settled();
+    expect(await page.getByRole('button', { name: /^Redo/ }).isDisabled()).toBe(true);
+  });
+});
