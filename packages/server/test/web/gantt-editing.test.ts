@@ -155,4 +155,58 @@ describe('the Gantt chart, edited from the keyboard', () => {
     await settled();
     expect(await page.getByRole('button', { name: /^Redo/ }).isDisabled()).toBe(true);
   });
+
+  test('copy tasks with their subtasks and links, paste them into another project and into the same one; undo a paste', async () => {
+    const source = await openPlan(['Design', 'Spec', 'Build']);
+    await row('Spec').click();
+    await page.keyboard.press('Alt+Shift+ArrowRight'); // Design(Spec) Build
+    await row('Design').click();
+    await row('Build').click({ modifiers: ['Control'] });
+    await page.keyboard.press('Control+F2');
+    await expect.poll(async () => (await planOf(source.projectId)).dependencies.length).toBe(1);
+    await page.keyboard.press('Control+c');
+
+    const target = await openPlan(['Kickoff', 'Wrap-up']);
+    await row('Kickoff').click();
+    await page.keyboard.press('Control+v');
+    await expect.poll(() => tree(target.projectId)).toBe('Kickoff Design(Spec) Build Wrap-up');
+    const pasted = await planOf(target.projectId);
+    const named = (name: string) => pasted.tasks.find((task) => task.name === name)!;
+    // New tasks, the copied link between the copies.
+    expect(Object.values(source.ids)).not.toContain(named('Design').id);
+    expect(pasted.dependencies.map((link) => [link.predecessorId, link.successorId])).toEqual([[named('Design').id, named('Build').id]]);
+    // The pasted tasks are the selection, and one Ctrl+Z takes the whole paste back.
+    expect(await row('Design').getAttribute('aria-selected')).toBe('true');
+    await screenshot(page, '04-pasted');
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => tree(target.projectId)).toBe('Kickoff Wrap-up');
+    // Pasted twice, under the same row: the second lands after the first.
+    await row('Kickoff').click();
+    await page.keyboard.press('Control+v');
+    await expect.poll(() => tree(target.projectId)).toBe('Kickoff Design(Spec) Build Wrap-up');
+    await page.getByRole('button', { name: 'Paste', exact: true }).click();
+    await expect.poll(() => tree(target.projectId)).toBe('Kickoff Design(Spec) Build Design(Spec) Build Wrap-up');
+  });
+
+  test('a link clicked in the chart changes its type and lag, or goes', async () => {
+    const { projectId, ids } = await openPlan(['A', 'B']);
+    await row('A').click();
+    await row('B').click({ modifiers: ['Control'] });
+    await page.keyboard.press('Control+F2');
+    const link = page.locator('svg.links path.link-hit').first();
+    await link.waitFor();
+    await link.click({ force: true });
+    const editor = page.getByRole('dialog', { name: /^Link \S+ → \S+$/ });
+    await editor.getByLabel('Type').selectOption('SS');
+    await expect.poll(async () => (await planOf(projectId)).dependencies.map((each) => each.type)).toEqual(['SS']);
+    await editor.getByLabel(/^Lag/).fill('2');
+    await editor.getByLabel(/^Lag/).press('Enter');
+    await expect.poll(async () => (await server.request<{ dependencies: { lagMin: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.dependencies[0]?.lagMin).toBe(960);
+    await screenshot(page, '05-link-editor');
+    await editor.getByRole('button', { name: 'Remove link' }).click();
+    await expect.poll(async () => (await planOf(projectId)).dependencies).toEqual([]);
+    // Each was a step: undo brings the link back with its lag, then its type, then takes it away.
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await planOf(projectId)).dependencies.map((each) => [each.predecessorId, each.type])).toEqual([[ids.A, 'SS']]);
+  });
 });

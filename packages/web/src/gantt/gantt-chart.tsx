@@ -1,8 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDate, formatDay, formatDays, minutesPerDay } from '../format';
 import { usePlan, usePlanStore } from '../plan/use-plan';
 import type { Dependency, PlanTask, TaskPatch } from '../types';
+import { LinkEditor } from './link-editor';
 import { dragEdit, type SchedulePreview, type Span } from './preview';
 import { pixelsPerDay, ticks, type TimeScale } from './time-scale';
 
@@ -67,6 +68,8 @@ export function GanttChart(props: GanttProps) {
   const [preview, setPreview] = useState<ReadonlyMap<string, Span> | null>(null);
   // A name or duration edited in place (double-click or F2 on the row).
   const [editing, setEditing] = useState<{ taskId: string; field: 'name' | 'durationMin' } | null>(null);
+  // A link clicked in the chart, edited where it was clicked.
+  const [linkEditor, setLinkEditor] = useState<{ linkId: string; x: number; y: number } | null>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
   const items = virtualizer.getVirtualItems();
 
@@ -215,6 +218,11 @@ export function GanttChart(props: GanttProps) {
     // Only the focus moving scrolls: rows changing under it must not.
   }, [selectedId]);
 
+  const closeLinkEditor = useCallback(() => {
+    setLinkEditor(null);
+    scroller.current?.focus();
+  }, []);
+
   const totalHeight = rows.length * rowHeight;
   const header = ticks(scale, view.left - gridWidth, view.left + view.width);
   const nowX = scale.x(props.nowMs);
@@ -259,11 +267,25 @@ export function GanttChart(props: GanttProps) {
             ))}
           </div>
         </div>
+        {linkEditor && <LinkEditor {...linkEditor} onClose={closeLinkEditor} />}
         <div className="gantt-body" style={{ top: headerHeight, height: totalHeight }}>
           {nowX >= 0 && nowX <= scale.width && <div className="today" style={{ left: gridWidth + nowX, height: totalHeight }} title="Today" />}
           <svg className="links" style={{ left: gridWidth }} width={scale.width} height={totalHeight} aria-hidden="true">
             {arrows.map((arrow) => (
-              <path key={arrow.id} d={arrow.d} className={arrow.critical ? 'link critical' : 'link'} />
+              <g key={arrow.id} data-link-id={arrow.id}>
+                <path d={arrow.d} className={arrow.critical ? 'link critical' : 'link'} />
+                {props.editable && (
+                  <path
+                    d={arrow.d}
+                    className="link-hit"
+                    onClick={(event) => {
+                      event.stopPropagation();
+                      const canvas = event.currentTarget.ownerSVGElement!.getBoundingClientRect();
+                      setLinkEditor({ linkId: arrow.id, x: gridWidth + event.clientX - canvas.left + 6, y: headerHeight + event.clientY - canvas.top + 6 });
+                    }}
+                  />
+                )}
+              </g>
             ))}
             {drag?.kind === 'link' && scrollerRect && (
               <line

@@ -6,7 +6,7 @@ import type { Calendar, Comment, Dependency, Member, PlanTask, Resource, TaskPat
 import { constraintLabels, draftOf, patchOf, taskFields, type TaskField } from './task-fields';
 import { workingDaysBetween } from './time-scale';
 
-const linkLabels: Record<Dependency['type'], string> = { FS: 'finish → start', SS: 'start → start', FF: 'finish → finish', SF: 'start → finish' };
+export const linkLabels: Record<Dependency['type'], string> = { FS: 'finish → start', SS: 'start → start', FF: 'finish → finish', SF: 'start → finish' };
 
 /** A finish variance in working days, signed: late is positive, as Microsoft Project shows it. */
 function varianceLabel(days: number): string {

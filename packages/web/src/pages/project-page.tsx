@@ -8,6 +8,7 @@ import { GanttChart } from '../gantt/gantt-chart';
 import { TaskDrawer } from '../gantt/task-drawer';
 import { SchedulePreview, type Span } from '../gantt/preview';
 import { timeScale, type Zoom } from '../gantt/time-scale';
+import { asText, lastCopied, parseCopied, tasksFromText, tasksMediaType } from '../plan/clipboard';
 import { PlanStore, type NewTaskPlace } from '../plan/plan-store';
 import { PlanStoreContext, usePlan } from '../plan/use-plan';
 import { useSession } from '../session';
@@ -122,6 +123,32 @@ function PlanView({ store }: { store: PlanStore }) {
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
+  }, [store, editable]);
+
+  // Ctrl+C and Ctrl+V on the chart: tasks as JSON for Gantry (this plan or another), as tab-separated text for spreadsheets.
+  useEffect(() => {
+    const onChart = () => document.activeElement?.closest('[role="treegrid"]') !== null && document.activeElement !== null;
+    const onCopy = (event: ClipboardEvent) => {
+      const copied = onChart() ? store.copySelection() : null;
+      if (!copied || !event.clipboardData) return;
+      event.preventDefault();
+      lastCopied.set(copied);
+      event.clipboardData.setData(tasksMediaType, JSON.stringify(copied));
+      event.clipboardData.setData('text/plain', asText(copied, minutesPerDay));
+    };
+    const onPaste = (event: ClipboardEvent) => {
+      if (!editable || !onChart() || !event.clipboardData) return;
+      const copied = parseCopied(event.clipboardData.getData(tasksMediaType)) ?? tasksFromText(event.clipboardData.getData('text/plain'), minutesPerDay);
+      if (!copied) return;
+      event.preventDefault();
+      void store.paste(copied);
+    };
+    document.addEventListener('copy', onCopy);
+    document.addEventListener('paste', onPaste);
+    return () => {
+      document.removeEventListener('copy', onCopy);
+      document.removeEventListener('paste', onPaste);
+    };
   }, [store, editable]);
 
   const reportFailure = (caught: unknown) => setPageError(describeError(caught));
@@ -354,6 +381,14 @@ function EditBar(props: { store: PlanStore; undoLabel: string | null; redoLabel:
       {command('Outdent', 'Alt+Shift+ArrowLeft', store.outdent, none)}
       {command('Move up', 'Alt+Shift+ArrowUp', store.moveUp, none)}
       {command('Move down', 'Alt+Shift+ArrowDown', store.moveDown, none)}
+      {command('Copy', 'Control+C', () => {
+        const copied = store.copySelection();
+        if (copied) lastCopied.set(copied);
+      }, none)}
+      {command('Paste', 'Control+V', () => {
+        const copied = lastCopied.get();
+        return copied && store.paste(copied);
+      }, false)}
       {command('Link', 'Control+F2', store.linkSelection, selected < 2)}
       {command('Unlink', 'Control+Shift+F2', store.unlinkSelection, none)}
       {command('Delete', 'Delete', props.onDelete, none)}

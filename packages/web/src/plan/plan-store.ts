@@ -1,5 +1,6 @@
 import { ApiError, describeError, type Call, type CallResult } from '../client';
 import type { ChangeSet, Conflict, Dependency, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
+import { copiedFields, type CopiedTasks } from './clipboard';
 import { History, type Command, type HistoryEntry, type WatchedValues } from './history';
 import { mergeWrite, Outline, outlineRows, type Move, type Row } from './outline';
 
@@ -33,28 +34,6 @@ type Listener = () => void;
 
 const noSelection: Selection = { ids: new Set(), focusId: null, anchorId: null };
 
-/** The fields a restored task is created with: every field a client may set, as it was. */
-const restoredFields = [
-  'name',
-  'type',
-  'durationMin',
-  'workMin',
-  'constraintKind',
-  'constraintDate',
-  'deadline',
-  'calendarId',
-  'costFixed',
-  'notes',
-  'color',
-  'wbs',
-  'externalId',
-  'manuallyScheduled',
-  'levelingDelayMin',
-  'taskType',
-  'effortDriven',
-  'durationOptimisticMin',
-  'durationPessimisticMin',
-] as const;
 /** Progress, which a summary rolls up from its subtasks rather than keeps. */
 const progressFields = ['progressPct', 'actualStartAt', 'actualFinishAt'] as const;
 
@@ -476,7 +455,7 @@ export class PlanStore {
     const restore = async () => {
       const present = (id: string) => this.state.tasksById.has(id) || deletedSet.has(id);
       const createTasks = snapshots.map((task) => {
-        const fields = { ...pick(task, restoredFields), ...(task.type === 'summary' ? {} : pick(task, progressFields)) };
+        const fields = { ...pick(task, copiedFields), ...(task.type === 'summary' ? {} : pick(task, progressFields)) };
         const place = neighbours.get(task.id);
         if (!place) return { id: task.id, ...fields, parentId: task.parentId };
         // Beside the nearest sibling that is still there (or comes back in this same change set).
@@ -493,6 +472,64 @@ export class PlanStore {
       return result;
     };
     return { label, run: () => this.deleteNow(tops), revert: restore };
+  }
+
+  /** The selected tasks with their subtasks and the links among them, for the clipboard; null when nothing is selected. */
+  copySelection(): CopiedTasks | null {
+    const { plan, tasksById, selection } = this.state;
+    const outline = new Outline(plan.tasks);
+    const tops = outline.tops(selection.ids);
+    if (tops.length === 0) return null;
+    const copied = outline.ordered().filter((id) => tops.some((top) => outline.isWithin(id, top)));
+    const ids = new Set(copied);
+    return {
+      sourceProjectId: this.projectId,
+      tasks: copied.map((id) => {
+        const task = tasksById.get(id)!;
+        return { id, parentId: task.parentId !== null && ids.has(task.parentId) ? task.parentId : null, ...pick(task, copiedFields) };
+      }),
+      links: plan.dependencies
+        .filter((link) => ids.has(link.predecessorId) && ids.has(link.successorId))
+        .map(({ predecessorId, successorId, type, lagMin }) => ({ predecessorId, successorId, type, lagMin })),
+    };
+  }
+
+  /**
+   * Pastes copied tasks after the selection, at the level of its last row (at the end of the plan when
+   * nothing is selected), with new ids, their subtasks and the links among them: one change
+   * set, one step of undo. A calendar the plan does not have is left out (the task works on
+   * the project's). The pasted tasks become the selection.
+   */
+  paste(copied: CopiedTasks): Promise<boolean> {
+    const selected = [...this.state.selection.ids];
+    return this.execute(() => {
+      const last = new Outline(this.state.plan.tasks).tops(selected).at(-1);
+      const anchor = last === undefined ? undefined : this.state.tasksById.get(last);
+      const calendars = new Set(this.state.plan.calendars.map((calendar) => calendar.id));
+      const newIds = new Map(copied.tasks.map((task) => [task.id, newId()]));
+      let previous: string | undefined = anchor?.id;
+      const createTasks = copied.tasks.map((task) => {
+        const fields = Object.fromEntries(copiedFields.flatMap((field) => (task[field] === undefined ? [] : [[field, task[field]]])));
+        if (task.calendarId && !calendars.has(task.calendarId)) delete fields.calendarId;
+        const id = newIds.get(task.id)!;
+        if (task.parentId !== null) return { ...fields, name: task.name, id, parentId: newIds.get(task.parentId)! };
+        const placement = previous === undefined ? {} : { parentId: anchor?.parentId ?? null, afterTaskId: previous };
+        previous = id;
+        return { ...fields, name: task.name, id, ...placement };
+      });
+      const createDependencies = copied.links.map((link) => ({ ...link, predecessorId: newIds.get(link.predecessorId)!, successorId: newIds.get(link.successorId)! }));
+      const tops = copied.tasks.filter((task) => task.parentId === null).map((task) => newIds.get(task.id)!);
+      return {
+        label: `paste of ${copied.tasks.length === 1 ? '1 task' : `${copied.tasks.length} tasks`}`,
+        run: async () => {
+          const result = await this.changeSet({ createTasks, createDependencies });
+          this.selectAll(tops);
+          return result;
+        },
+        revert: () => this.deleteNow(tops),
+        watched: { taskIds: tops, fields: ['name'] },
+      };
+    });
   }
 
   /** Replaces who works on a task; the plan's assignments follow the answer (no reload). */
