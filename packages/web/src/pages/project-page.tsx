@@ -8,7 +8,7 @@ import { GanttChart } from '../gantt/gantt-chart';
 import { TaskDrawer } from '../gantt/task-drawer';
 import { SchedulePreview, type Span } from '../gantt/preview';
 import { timeScale, type Zoom } from '../gantt/time-scale';
-import { asText, lastCopied, parseCopied, tasksFromText, tasksMediaType } from '../plan/clipboard';
+import { asText, parseCopied, tasksFromText, tasksMediaType, type CopiedTasks } from '../plan/clipboard';
 import { PlanStore, type NewTaskPlace } from '../plan/plan-store';
 import { PlanStoreContext, usePlan } from '../plan/use-plan';
 import { useSession } from '../session';
@@ -45,6 +45,22 @@ export function ProjectPage() {
     </PlanStoreContext.Provider>
   );
 }
+
+const lastCopiedKey = 'gantry.copiedTasks';
+
+/**
+ * What was copied last in this browser tab (kept across pages and reloads), for the Paste
+ * button: a button cannot read the system clipboard without asking. Ctrl+C and the Copy
+ * button both keep it.
+ */
+const lastCopied = {
+  get(): CopiedTasks | null {
+    return parseCopied(sessionStorage.getItem(lastCopiedKey) ?? '');
+  },
+  set(copied: CopiedTasks): void {
+    sessionStorage.setItem(lastCopiedKey, JSON.stringify(copied));
+  },
+};
 
 /** Whether a key press is meant for a field being typed in, not for the plan. */
 function typingIn(target: EventTarget | null): boolean {

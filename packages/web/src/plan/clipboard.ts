@@ -74,19 +74,3 @@ export function tasksFromText(text: string, minutesPerDay: number): CopiedTasks 
     });
   return tasks.length > 0 ? { sourceProjectId: '', tasks, links: [] } : null;
 }
-
-const lastCopiedKey = 'gantry.copiedTasks';
-
-/**
- * What was copied last in this browser tab (kept across pages and reloads), for the Paste
- * button: a button cannot read the system clipboard without asking. Ctrl+C and the Copy
- * button both keep it.
- */
-export const lastCopied = {
-  get(): CopiedTasks | null {
-    return parseCopied(sessionStorage.getItem(lastCopiedKey) ?? '');
-  },
-  set(copied: CopiedTasks): void {
-    sessionStorage.setItem(lastCopiedKey, JSON.stringify(copied));
-  },
-};
