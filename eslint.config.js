@@ -1,5 +1,6 @@
 // Lint rules that keep the architecture honest: each layer may import only what the
 // architecture allows (docs/architecture.md), and files are kebab-case.
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const restrict = (patterns) => ({
@@ -50,6 +51,12 @@ export default tseslint.config(
     rules: restrict([
       { regex: '^(?!\\.{1,2}/|zod$)', message: 'the contract imports only zod' },
     ]),
+  },
+  {
+    // The rules of hooks, and effects that name what they read (the React Compiler's checks stay off: the app is not compiled by it).
+    files: ['packages/web/src/**/*.tsx', 'packages/web/src/**/*.ts'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
     // The web app runs in the browser: it shares the API's types (contract) and runs the pure

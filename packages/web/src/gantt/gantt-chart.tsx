@@ -1,5 +1,5 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDate, formatDay, formatDays, minutesPerDay } from '../format';
 import { usePlan, usePlanStore } from '../plan/use-plan';
 import type { Dependency, PlanTask, TaskPatch } from '../types';
@@ -75,19 +75,24 @@ export function GanttChart(props: GanttProps) {
 
   const rowIndex = useMemo(() => new Map(rows.map((row, index) => [row.task.id, index])), [rows]);
 
-  // The selected task (else the plan's first) is brought into view when it changes and when
-  // the zoom changes: its start a little right of the grid, unless its bar is already on screen.
+  // The focused task (else the plan's first) is brought into view when the focus moves (a
+  // click, a key, a new or pasted task, a task opened by its address) and when the zoom
+  // changes: its row, and its start a little right of the grid unless its bar is on screen.
+  // The plan changing under it (a drag, a save) does not move the view.
   const focusTaskId = selectedId ?? rows[0]?.task.id;
-  useEffect(() => {
+  const bringIntoView = useEffectEvent((taskId: string | undefined) => {
     const element = scroller.current;
-    const task = focusTaskId === undefined ? undefined : rows[rowIndex.get(focusTaskId) ?? -1]?.task;
-    if (!element || !task?.startAt) return;
+    const index = taskId === undefined ? undefined : rowIndex.get(taskId);
+    if (!element || index === undefined) return;
+    if (taskId === selectedId) virtualizer.scrollToIndex(index);
+    const task = rows[index]!.task;
+    if (!task.startAt) return;
     const x0 = scale.x(task.startAt);
     const x1 = task.finishAt ? scale.x(task.finishAt) : x0;
     const visibleWidth = element.clientWidth - gridWidth;
     if (x0 < element.scrollLeft || x1 > element.scrollLeft + visibleWidth) element.scrollLeft = Math.max(0, x0 - 3 * pixelsPerDay[scale.zoom]);
-    // Only a new selection or zoom moves the view; the plan changing under a drag must not.
-  }, [focusTaskId, scale.zoom]);
+  });
+  useEffect(() => bringIntoView(focusTaskId), [focusTaskId, scale.zoom]);
   const linksByTask = useMemo(() => {
     const byTask = new Map<string, Dependency[]>();
     for (const dependency of dependencies) {
@@ -211,12 +216,6 @@ export function GanttChart(props: GanttProps) {
   const startEditing = (taskId: string | null, field: 'name' | 'durationMin') => {
     if (taskId && props.editable) setEditing({ taskId, field });
   };
-  // The focused row is brought into view when it changes (a new task, a pasted one, one moved by a key).
-  useEffect(() => {
-    const at = selectedId ? rowIndex.get(selectedId) : undefined;
-    if (at !== undefined) virtualizer.scrollToIndex(at);
-    // Only the focus moving scrolls: rows changing under it must not.
-  }, [selectedId]);
 
   const closeLinkEditor = useCallback(() => {
     setLinkEditor(null);

@@ -22,7 +22,7 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
     } catch (caught) {
       setError(describeError(caught));
     }
-  }, [base]);
+  }, [base, setError]);
   useEffect(() => void load(), [load]);
 
   const saveVersion = (event: FormEvent) => {
