@@ -209,4 +209,21 @@ describe('the Gantt chart, edited from the keyboard', () => {
     await page.keyboard.press('Control+z');
     await expect.poll(async () => (await planOf(projectId)).dependencies.map((each) => [each.predecessorId, each.type])).toEqual([[ids.A, 'SS']]);
   });
+
+  test('a bar\'s progress is dragged with its handle', async () => {
+    const { projectId, ids } = await openPlan(['Pour']);
+    await page.getByLabel('Zoom').selectOption('day');
+    await row('Pour').click();
+    const bar = (await page.locator(`[data-task-id="${ids.Pour}"]`).boundingBox())!;
+    const handle = (await page.locator('.gantt-row.selected .progress-handle').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(bar.x + bar.width * 0.6, handle.y + handle.height / 2, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await server.request<{ tasks: { progressPct: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks[0]?.progressPct).toBeGreaterThan(50);
+    const progress = (await server.request<{ tasks: { progressPct: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks[0]!.progressPct;
+    expect(progress).toBeLessThan(70);
+    await page.getByRole('button', { name: 'Undo progress' }).click();
+    await expect.poll(async () => (await server.request<{ tasks: { progressPct: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks[0]?.progressPct).toBe(0);
+  });
 });

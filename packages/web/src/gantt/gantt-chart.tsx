@@ -2,15 +2,14 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDate, formatDay, formatDays, minutesPerDay } from '../format';
 import { usePlan, usePlanStore } from '../plan/use-plan';
-import type { Dependency, PlanTask, TaskPatch } from '../types';
+import type { PlanTask, TaskPatch } from '../types';
+import { chartLayout, geometry, linksByTask as indexLinks, rowMiddle } from './layout';
 import { LinkEditor } from './link-editor';
-import { dragEdit, type SchedulePreview, type Span } from './preview';
-import { pixelsPerDay, ticks, type TimeScale } from './time-scale';
+import { drag as dragTo, gestureOf, grab, idle, release, type Grab, type PointerState } from './pointer';
+import type { SchedulePreview, Span } from './preview';
+import { pixelsPerDay, type TimeScale } from './time-scale';
 
-export const rowHeight = 32;
-const headerHeight = 40;
-const gridWidth = 540;
-const barInset = 8;
+const { rowHeight, headerHeight, barInset, gridWidth } = geometry;
 
 export interface GanttProps {
   scale: TimeScale;
@@ -25,27 +24,6 @@ export interface GanttProps {
   onDelete(taskIds: string[]): void;
   /** Insert pressed with nothing selected: the page's new-task form takes the focus. */
   onInsert(): void;
-}
-
-type Drag =
-  | { kind: 'move' | 'resize'; task: PlanTask; fromX: number; dx: number; days: number }
-  | { kind: 'link'; task: PlanTask; x: number; y: number };
-
-/** Pixels to whole days at the scale (drags snap to days). */
-function snappedDays(scale: TimeScale, dx: number): number {
-  return Math.round(dx / pixelsPerDay[scale.zoom]);
-}
-
-function arrowPath(dependency: Dependency, from: { x0: number; x1: number; y: number }, to: { x0: number; x1: number; y: number }): string {
-  const startAtFinish = dependency.type === 'FS' || dependency.type === 'FF';
-  const endAtStart = dependency.type === 'FS' || dependency.type === 'SS';
-  const sx = startAtFinish ? from.x1 : from.x0;
-  const ex = endAtStart ? to.x0 : to.x1;
-  const out = startAtFinish ? 8 : -8;
-  const into = endAtStart ? -8 : 8;
-  const midY = to.y > from.y ? to.y - rowHeight / 2 + 4 : to.y + rowHeight / 2 - 4;
-  const tip = endAtStart ? -5 : 5;
-  return `M${sx},${from.y} h${out} V${midY} H${ex + into} V${to.y} H${ex} m${tip},-4 l${-tip},4 l${tip},4`;
 }
 
 /**
@@ -63,7 +41,7 @@ export function GanttChart(props: GanttProps) {
   const selectedId = selection.focusId;
   const scroller = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ left: 0, width: 1200 });
-  const [drag, setDrag] = useState<Drag | null>(null);
+  const [pointer, setPointer] = useState<PointerState>(idle);
   // Where the dragged task and everything it pushes would go, kept until the saved plan arrives.
   const [preview, setPreview] = useState<ReadonlyMap<string, Span> | null>(null);
   // A name or duration edited in place (double-click or F2 on the row).
@@ -93,78 +71,46 @@ export function GanttChart(props: GanttProps) {
     if (x0 < element.scrollLeft || x1 > element.scrollLeft + visibleWidth) element.scrollLeft = Math.max(0, x0 - 3 * pixelsPerDay[scale.zoom]);
   });
   useEffect(() => bringIntoView(focusTaskId), [focusTaskId, scale.zoom]);
-  const linksByTask = useMemo(() => {
-    const byTask = new Map<string, Dependency[]>();
-    for (const dependency of dependencies) {
-      for (const id of [dependency.predecessorId, dependency.successorId]) {
-        const list = byTask.get(id);
-        if (list) list.push(dependency);
-        else byTask.set(id, [dependency]);
-      }
-    }
-    return byTask;
-  }, [dependencies]);
+  const linksByTask = useMemo(() => indexLinks(dependencies), [dependencies]);
 
-  const span = (task: PlanTask) => {
-    const { startAt, finishAt } = preview?.get(task.id) ?? task;
-    const x0 = startAt ? scale.x(startAt) : 0;
-    const x1 = finishAt ? scale.x(finishAt) : x0;
-    return { x0, x1: Math.max(x1, x0 + (task.type === 'milestone' ? 0 : 2)) };
-  };
-  const shifted = (task: PlanTask) => {
-    const { x0, x1 } = span(task);
-    // With the engine's preview the dragged bar is where the schedule puts it; without, it follows the pointer.
-    if (!drag || drag.kind === 'link' || drag.task.id !== task.id || preview) return { x0, x1 };
-    const dx = snappedDays(scale, drag.dx) * pixelsPerDay[scale.zoom];
-    return drag.kind === 'move' ? { x0: x0 + dx, x1: x1 + dx } : { x0, x1: Math.max(x0 + 2, x1 + dx) };
-  };
+  const gesture = gestureOf(pointer);
+  const layout = chartLayout({
+    rows,
+    rowIndex,
+    linksByTask,
+    scale,
+    preview,
+    gesture,
+    visibleRows: items.map((item) => item.index),
+    viewport: { fromX: view.left - gridWidth, toX: view.left + view.width },
+  });
 
-  const visible = new Set(items.map((item) => rows[item.index]!.task.id));
-  const arrows: { id: string; d: string; critical: boolean }[] = [];
-  const drawn = new Set<string>();
-  for (const id of visible) {
-    for (const dependency of linksByTask.get(id) ?? []) {
-      if (drawn.has(dependency.id)) continue;
-      drawn.add(dependency.id);
-      const fromIndex = rowIndex.get(dependency.predecessorId);
-      const toIndex = rowIndex.get(dependency.successorId);
-      if (fromIndex === undefined || toIndex === undefined) continue;
-      const from = rows[fromIndex]!.task;
-      const to = rows[toIndex]!.task;
-      arrows.push({
-        id: dependency.id,
-        d: arrowPath(dependency, { ...shifted(from), y: fromIndex * rowHeight + rowHeight / 2 }, { ...shifted(to), y: toIndex * rowHeight + rowHeight / 2 }),
-        critical: from.isCritical && to.isCritical,
-      });
-    }
-  }
-
-  const startDrag = (event: ReactPointerEvent, kind: 'move' | 'resize' | 'link', task: PlanTask) => {
+  const startGesture = (event: ReactPointerEvent, kind: Grab, task: PlanTask) => {
     if (!props.editable || event.button !== 0) return;
     event.stopPropagation();
     (event.currentTarget as Element).setPointerCapture(event.pointerId);
     if (!selection.ids.has(task.id)) store.select(task.id);
-    setDrag(kind === 'link' ? { kind, task, x: event.clientX, y: event.clientY } : { kind, task, fromX: event.clientX, dx: 0, days: 0 });
+    setPointer(grab(kind, task, event.clientX, event.clientY, layout.bars.get(task.id) ?? { x0: 0, x1: 0 }));
   };
-  const moveDrag = (event: ReactPointerEvent) => {
-    if (!drag) return;
-    if (drag.kind === 'link') return setDrag({ ...drag, x: event.clientX, y: event.clientY });
-    const dx = event.clientX - drag.fromX;
-    const days = snappedDays(scale, dx);
-    setDrag({ ...drag, dx, days });
-    if (days !== drag.days && props.preview && drag.task.startAt && drag.task.finishAt) setPreview(days === 0 ? null : props.preview.preview(drag.task.id, dragEdit(drag.task, drag.kind, days)));
-  };
-  const endDrag = (event: ReactPointerEvent) => {
-    if (!drag) return;
-    setDrag(null);
-    if (drag.kind === 'link') {
-      const target = document.elementsFromPoint(event.clientX, event.clientY).find((element) => element instanceof HTMLElement && element.dataset.taskId);
-      const successorId = (target as HTMLElement | undefined)?.dataset.taskId;
-      if (successorId && successorId !== drag.task.id) void store.link([drag.task.id, successorId]);
-      return;
+  const moveGesture = (event: ReactPointerEvent) => {
+    if (pointer.kind === 'idle') return;
+    const next = dragTo(pointer, event.clientX, event.clientY, scale.zoom);
+    if (next === pointer) return;
+    setPointer(next);
+    // The engine in the browser shows where a move or resize takes every task it pushes.
+    if ((next.kind === 'move' || next.kind === 'resize') && props.preview) {
+      const edit = release(next, undefined);
+      setPreview(edit?.kind === 'edit' ? props.preview.preview(next.task.id, edit.patch) : null);
     }
-    if (drag.days === 0 || !drag.task.startAt || !drag.task.finishAt) return setPreview(null);
-    void store.editTask(drag.task, dragEdit(drag.task, drag.kind, drag.days), drag.kind).finally(() => setPreview(null));
+  };
+  const endGesture = (event: ReactPointerEvent) => {
+    if (pointer.kind === 'idle') return;
+    setPointer(idle);
+    const over = document.elementsFromPoint(event.clientX, event.clientY).find((element) => element instanceof HTMLElement && element.dataset.taskId) as HTMLElement | undefined;
+    const done = release(pointer, over?.dataset.taskId);
+    if (done?.kind === 'link') void store.link([done.predecessorId, done.successorId]);
+    if (done?.kind === 'edit') void store.editTask(done.task, done.patch, done.label).finally(() => setPreview(null));
+    else setPreview(null);
   };
 
   const startEdit = (event: MouseEvent, task: PlanTask, field: 'name' | 'durationMin') => {
@@ -222,8 +168,7 @@ export function GanttChart(props: GanttProps) {
     scroller.current?.focus();
   }, []);
 
-  const totalHeight = rows.length * rowHeight;
-  const header = ticks(scale, view.left - gridWidth, view.left + view.width);
+  const totalHeight = layout.height;
   const nowX = scale.x(props.nowMs);
   const scrollerRect = scroller.current?.getBoundingClientRect();
 
@@ -242,10 +187,10 @@ export function GanttChart(props: GanttProps) {
         // Vertical scrolling is the virtualizer's: the header only changes when scrolled sideways.
         setView((current) => (current.left === left && current.width === width ? current : { left, width }));
       }}
-      onPointerMove={moveDrag}
-      onPointerUp={endDrag}
+      onPointerMove={moveGesture}
+      onPointerUp={endGesture}
       onPointerCancel={() => {
-        setDrag(null);
+        setPointer(idle);
         setPreview(null);
       }}
     >
@@ -259,7 +204,7 @@ export function GanttChart(props: GanttProps) {
             <span role="columnheader" className="col-date">Finish</span>
           </div>
           <div className="scale" style={{ left: gridWidth }} aria-hidden="true">
-            {header.map((tick) => (
+            {layout.ticks.map((tick) => (
               <span key={tick.x} className={tick.weekend ? 'tick weekend' : 'tick'} style={{ left: tick.x, width: tick.width }}>
                 {tick.label}
               </span>
@@ -270,7 +215,7 @@ export function GanttChart(props: GanttProps) {
         <div className="gantt-body" style={{ top: headerHeight, height: totalHeight }}>
           {nowX >= 0 && nowX <= scale.width && <div className="today" style={{ left: gridWidth + nowX, height: totalHeight }} title="Today" />}
           <svg className="links" style={{ left: gridWidth }} width={scale.width} height={totalHeight} aria-hidden="true">
-            {arrows.map((arrow) => (
+            {layout.links.map((arrow) => (
               <g key={arrow.id} data-link-id={arrow.id}>
                 <path d={arrow.d} className={arrow.critical ? 'link critical' : 'link'} />
                 {props.editable && (
@@ -286,20 +231,21 @@ export function GanttChart(props: GanttProps) {
                 )}
               </g>
             ))}
-            {drag?.kind === 'link' && scrollerRect && (
+            {pointer.kind === 'link' && scrollerRect && (
               <line
                 className="link-draft"
-                x1={shifted(drag.task).x1}
-                y1={(rowIndex.get(drag.task.id) ?? 0) * rowHeight + rowHeight / 2}
-                x2={drag.x - scrollerRect.left + view.left - gridWidth}
-                y2={drag.y - scrollerRect.top + (scroller.current?.scrollTop ?? 0) - headerHeight}
+                x1={layout.bars.get(pointer.task.id)?.x1 ?? 0}
+                y1={rowMiddle(rowIndex.get(pointer.task.id) ?? 0)}
+                x2={pointer.x - scrollerRect.left + view.left - gridWidth}
+                y2={pointer.y - scrollerRect.top + (scroller.current?.scrollTop ?? 0) - headerHeight}
               />
             )}
           </svg>
           {items.map((item) => {
             const { task, depth, hasChildren } = rows[item.index]!;
             const selected = selection.ids.has(task.id);
-            const { x0, x1 } = shifted(task);
+            const { x0, x1 } = layout.bars.get(task.id)!;
+            const progressPct = gesture?.kind === 'progress' && gesture.taskId === task.id ? gesture.progressPct : task.progressPct;
             const planned = props.baseline?.get(task.id);
             return (
               <div
@@ -349,21 +295,30 @@ export function GanttChart(props: GanttProps) {
                   )}
                   {task.startAt &&
                     (task.type === 'milestone' ? (
-                      <div data-task-id={task.id} className={`milestone${task.isCritical ? ' critical' : ''}`} style={{ left: x0 - 7, top: barInset }} title={`${task.name}: ${formatDate(task.startAt)}`} onPointerDown={(event) => startDrag(event, 'move', task)} />
+                      <div data-task-id={task.id} className={`milestone${task.isCritical ? ' critical' : ''}`} style={{ left: x0 - geometry.milestoneHalf, top: barInset }} title={`${task.name}: ${formatDate(task.startAt)}`} onPointerDown={(event) => startGesture(event, 'move', task)} />
                     ) : (
                       <div
                         data-task-id={task.id}
                         className={`bar ${task.type === 'summary' ? 'summary' : 'task'}${task.isCritical ? ' critical' : ''}`}
                         style={{ left: x0, width: x1 - x0, top: barInset, height: rowHeight - 2 * barInset }}
                         title={`${task.name}: ${formatDate(task.startAt)} – ${formatDate(task.finishAt)}${task.isCritical ? ' (critical)' : ''}`}
-                        onPointerDown={task.type === 'summary' ? undefined : (event) => startDrag(event, 'move', task)}
+                        onPointerDown={task.type === 'summary' ? undefined : (event) => startGesture(event, 'move', task)}
                       >
-                        {task.type !== 'summary' && <div className="progress" style={{ width: `${task.progressPct}%` }} />}
-                        {task.type !== 'summary' && props.editable && <div className="resize-handle" aria-hidden="true" onPointerDown={(event) => startDrag(event, 'resize', task)} />}
+                        {task.type !== 'summary' && <div className="progress" style={{ width: `${progressPct}%` }} />}
+                        {task.type !== 'summary' && props.editable && (
+                          <div
+                            className="progress-handle"
+                            aria-hidden="true"
+                            style={{ left: `${progressPct}%` }}
+                            title={`Drag to set the progress of ${task.name} (${progressPct} %)`}
+                            onPointerDown={(event) => startGesture(event, 'progress', task)}
+                          />
+                        )}
+                        {task.type !== 'summary' && props.editable && <div className="resize-handle" aria-hidden="true" onPointerDown={(event) => startGesture(event, 'resize', task)} />}
                       </div>
                     ))}
                   {task.startAt && props.editable && (
-                    <div className="link-handle" style={{ left: x1 + 4, top: rowHeight / 2 - 5 }} title={`Drag to a task to link it after ${task.name}`} onPointerDown={(event) => startDrag(event, 'link', task)} />
+                    <div className="link-handle" style={{ left: x1 + geometry.linkHandleGap, top: rowHeight / 2 - 5 }} title={`Drag to a task to link it after ${task.name}`} onPointerDown={(event) => startGesture(event, 'link', task)} />
                   )}
                 </div>
               </div>
