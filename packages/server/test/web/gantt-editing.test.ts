@@ -226,4 +226,68 @@ describe('the Gantt chart, edited from the keyboard', () => {
     await page.getByRole('button', { name: 'Undo progress' }).click();
     await expect.poll(async () => (await server.request<{ tasks: { progressPct: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks[0]?.progressPct).toBe(0);
   });
+
+  test('columns chosen and kept; every editable cell edits in place: typing, F2, Tab, Enter, Escape; predecessors as Project writes them', async () => {
+    const { projectId, ids } = await openPlan(['Survey', 'Foundations', 'Walls']);
+    await page.getByRole('button', { name: 'Columns' }).click();
+    const panel = page.getByRole('complementary', { name: 'Columns' });
+    await panel.getByLabel('Predecessors').check();
+    await panel.getByLabel('% complete').check();
+    await panel.getByRole('button', { name: 'Move Predecessors left' }).click();
+    await page.getByRole('columnheader', { name: 'Predecessors' }).waitFor();
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Key', 'Task', 'Duration', 'Start', 'Predecessors', 'Finish', '% complete']);
+
+    // Typing on a row replaces its cell (the name at first); Tab keeps it and edits the next cell.
+    await row('Walls').click();
+    await page.keyboard.type('B');
+    const name = page.getByRole('textbox', { name: /^Name of / });
+    await name.pressSequentially('rick walls');
+    await name.press('Tab');
+    const duration = page.getByRole('spinbutton', { name: /^Duration of / });
+    await duration.fill('3');
+    await duration.press('Enter');
+    await expect.poll(async () => (await planOf(projectId)).tasks.find((task) => task.id === ids.Walls)).toMatchObject({ name: 'Brick walls', durationMin: 3 * 480 });
+
+    // Predecessors typed as Microsoft Project takes them: task numbers with a type and a lag.
+    const numbers = Object.fromEntries((await planOf(projectId)).tasks.map((task) => [task.name, task.key.split('-')[1]]));
+    const cell = row('Brick walls').getByRole('gridcell').nth(4);
+    await cell.dblclick();
+    const predecessors = page.getByRole('textbox', { name: /^Predecessors of / });
+    await predecessors.fill(`${numbers.Survey};${numbers.Foundations}SS+2d`);
+    await predecessors.press('Enter');
+    await expect.poll(async () => (await server.request<{ dependencies: { predecessorId: string; type: string; lagMin: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.dependencies.map((link) => [link.predecessorId, link.type, link.lagMin]).sort()).toEqual(
+      [[ids.Survey, 'FS', 0], [ids.Foundations, 'SS', 960]].sort(),
+    );
+    await expect.poll(() => cell.textContent()).toBe(`${numbers.Survey};${numbers.Foundations}SS+2d`);
+    // A number that names no task is refused with why, and nothing changes.
+    await cell.dblclick();
+    await predecessors.fill('999');
+    await predecessors.press('Enter');
+    await page.getByText('Predecessors: there is no task 999 in this project').waitFor();
+    expect((await planOf(projectId)).dependencies).toHaveLength(2);
+    // Escape drops what was typed; undo takes the predecessors back.
+    await row('Survey').getByRole('gridcell').nth(6).dblclick();
+    const progress = page.getByRole('spinbutton', { name: /^% complete of / });
+    await progress.fill('50');
+    await progress.press('Escape');
+    await page.getByRole('button', { name: 'Undo predecessors' }).click();
+    await expect.poll(async () => (await planOf(projectId)).dependencies).toEqual([]);
+    expect((await planOf(projectId)).tasks.find((task) => task.id === ids.Survey)).toMatchObject({ name: 'Survey' });
+    await screenshot(page, '06-columns');
+
+    // The grid's width follows the splitter (and the panel's field); columns and width are kept for the next visit.
+    const splitter = page.locator('.splitter');
+    const at = (await splitter.boundingBox())!;
+    const before = Number(await splitter.getAttribute('data-width'));
+    await page.mouse.move(at.x + 3, at.y + 5);
+    await page.mouse.down();
+    await page.mouse.move(at.x + 123, at.y + 5, { steps: 4 });
+    await page.mouse.up();
+    const width = Number(await splitter.getAttribute('data-width'));
+    expect(width).toBe(before + 120);
+    expect(Number(await panel.getByLabel('Grid width (pixels)').inputValue())).toBe(width);
+    await page.reload();
+    await page.getByRole('columnheader', { name: 'Predecessors' }).waitFor();
+    expect(Number(await page.locator('.splitter').getAttribute('data-width'))).toBe(width);
+  });
 });

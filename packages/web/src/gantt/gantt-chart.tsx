@@ -1,15 +1,17 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
-import { formatDate, formatDay, formatDays, minutesPerDay } from '../format';
+import { formatDate, minutesPerDay } from '../format';
 import { usePlan, usePlanStore } from '../plan/use-plan';
-import type { PlanTask, TaskPatch } from '../types';
+import type { Dependency, PlanTask } from '../types';
+import { columnWidth, gridWidthOf, resizeColumn, resizeGrid, type ColumnLayout } from './column-layout';
+import { columns, type CellContext, type ColumnId } from './columns';
 import { chartLayout, geometry, linksByTask as indexLinks, rowMiddle } from './layout';
 import { LinkEditor } from './link-editor';
 import { drag as dragTo, gestureOf, grab, idle, release, type Grab, type PointerState } from './pointer';
 import type { SchedulePreview, Span } from './preview';
 import { pixelsPerDay, type TimeScale } from './time-scale';
 
-const { rowHeight, headerHeight, barInset, gridWidth } = geometry;
+const { rowHeight, headerHeight, barInset } = geometry;
 
 export interface GanttProps {
   scale: TimeScale;
@@ -24,6 +26,32 @@ export interface GanttProps {
   onDelete(taskIds: string[]): void;
   /** Insert pressed with nothing selected: the page's new-task form takes the focus. */
   onInsert(): void;
+  /** The person's columns for this plan, and how to change them (the splitter, a column's width). */
+  columnLayout: ColumnLayout;
+  onColumnLayout(change: (layout: ColumnLayout) => ColumnLayout): void;
+}
+
+/** A cell being edited in place, and what it starts with (a key typed on the row replaces the value). */
+interface CellEditing {
+  taskId: string;
+  column: ColumnId;
+  initial?: string;
+}
+
+/** Follows the pointer from where it went down, with the pointer captured: for the splitter and column edges. */
+function dragWidth(event: ReactPointerEvent, from: number, onWidth: (width: number) => void): void {
+  event.preventDefault();
+  event.stopPropagation();
+  const handle = event.currentTarget as HTMLElement;
+  handle.setPointerCapture(event.pointerId);
+  const startX = event.clientX;
+  const move = (moved: PointerEvent) => onWidth(from + moved.clientX - startX);
+  const up = () => {
+    handle.removeEventListener('pointermove', move);
+    handle.removeEventListener('pointerup', up);
+  };
+  handle.addEventListener('pointermove', move);
+  handle.addEventListener('pointerup', up);
 }
 
 /**
@@ -45,7 +73,28 @@ export function GanttChart(props: GanttProps) {
   // Where the dragged task and everything it pushes would go, kept until the saved plan arrives.
   const [preview, setPreview] = useState<ReadonlyMap<string, Span> | null>(null);
   // A name or duration edited in place (double-click or F2 on the row).
-  const [editing, setEditing] = useState<{ taskId: string; field: 'name' | 'durationMin' } | null>(null);
+  const [editing, setEditing] = useState<CellEditing | null>(null);
+  // The column F2 and typing edit: the last one edited, at first the name.
+  const [cellColumn, setCellColumn] = useState<ColumnId>('name');
+  const layoutOfColumns = props.columnLayout;
+  const gridWidth = gridWidthOf(layoutOfColumns);
+  const plan = usePlan((state) => state.plan);
+  const tasksById = usePlan((state) => state.tasksById);
+  const cellContext = useMemo((): CellContext => {
+    const predecessors = new Map<string, Dependency[]>();
+    for (const link of plan.dependencies) predecessors.set(link.successorId, [...(predecessors.get(link.successorId) ?? []), link]);
+    const byNumber = new Map(plan.tasks.map((task) => [task.number, task]));
+    const resourceNames = new Map(plan.resources.map((resource) => [resource.id, resource.name]));
+    const assignees = new Map<string, string[]>();
+    for (const { taskId, resourceId } of plan.assignments) assignees.set(taskId, [...(assignees.get(taskId) ?? []), resourceNames.get(resourceId) ?? '?']);
+    return {
+      predecessorsOf: (taskId) => predecessors.get(taskId) ?? [],
+      taskById: (taskId) => tasksById.get(taskId),
+      taskByNumber: (number) => byNumber.get(number),
+      assigneeNames: (taskId) => (assignees.get(taskId) ?? []).join(', '),
+      baseline: (taskId) => props.baseline?.get(taskId),
+    };
+  }, [plan, tasksById, props.baseline]);
   // A link clicked in the chart, edited where it was clicked.
   const [linkEditor, setLinkEditor] = useState<{ linkId: string; x: number; y: number } | null>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
@@ -113,15 +162,31 @@ export function GanttChart(props: GanttProps) {
     else setPreview(null);
   };
 
-  const startEdit = (event: MouseEvent, task: PlanTask, field: 'name' | 'durationMin') => {
-    if (!props.editable) return;
-    event.stopPropagation();
-    setEditing({ taskId: task.id, field });
+  /** Edits a cell in place, if its column edits and the task may (a summary does not edit what it rolls up). */
+  const startEditing = (taskId: string | null, column: ColumnId, initial?: string) => {
+    // From the store, not this render: a task added a moment ago (Insert) is edited at once.
+    const task = taskId ? store.getState().tasksById.get(taskId) : undefined;
+    const edit = columns[column].edit;
+    if (!task || !props.editable || !edit || (edit.rolledUp && task.type === 'summary')) return false;
+    setCellColumn(column);
+    setEditing({ taskId: task.id, column, initial });
+    return true;
   };
-  const finishEdit = (task: PlanTask, patch: TaskPatch | null) => {
+  /** The cell's typed text saved (a step of undo), or refused with why; then, after Tab, the next cell edited. */
+  const finishEditing = (task: PlanTask, column: ColumnId, text: string | null, then?: 1 | -1) => {
     setEditing(null);
     scroller.current?.focus();
-    if (patch && !Object.entries(patch).every(([field, value]) => task[field as keyof PlanTask] === value)) void store.editTask(task, patch);
+    const edit = columns[column].edit;
+    if (text !== null && edit && text !== edit.initial(task, cellContext)) {
+      const change = edit.parse(text, task, cellContext);
+      if ('error' in change) store.tell(change.error);
+      else if ('predecessors' in change) void store.setPredecessors(task.id, change.predecessors);
+      else if (!Object.entries(change.patch).every(([field, value]) => task[field as keyof PlanTask] === value)) void store.editTask(task, change.patch);
+    }
+    if (then) {
+      const shown = layoutOfColumns.ids;
+      for (let at = shown.indexOf(column) + then; at >= 0 && at < shown.length; at += then) if (startEditing(task.id, shown[at]!)) break;
+    }
   };
 
   // The keys of Microsoft Project where it has them (docs: README › Keyboard).
@@ -144,7 +209,7 @@ export function GanttChart(props: GanttProps) {
       'Ctrl+Shift+F2': store.unlinkSelection,
       Insert: () => (selectedId ? store.addTask({ name: 'New task', durationMin: minutesPerDay }, 'above').then((added) => added && startEditing(store.getState().selection.focusId, 'name')) : props.onInsert()),
       Delete: () => selection.ids.size > 0 && props.onDelete([...selection.ids]),
-      F2: () => startEditing(selectedId, 'name'),
+      F2: () => startEditing(selectedId, cellColumn),
     };
     const chord = `${event.ctrlKey || event.metaKey ? 'Ctrl+' : ''}${event.altKey ? 'Alt+' : ''}${event.shiftKey ? 'Shift+' : ''}${event.key}`;
     const edit = props.editable ? edits[chord] : undefined;
@@ -157,10 +222,10 @@ export function GanttChart(props: GanttProps) {
     } else if (selectedId && event.key === 'Enter') props.onOpen(selectedId);
     else if (selectedId && !event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && rows[index]?.hasChildren) {
       if ((event.key === 'ArrowLeft') !== collapsed.has(selectedId)) store.toggleCollapsed(selectedId);
+    } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && event.key !== ' ') {
+      // Typing on a row replaces the value of its cell, as in a spreadsheet.
+      if (startEditing(selectedId, cellColumn, event.key)) event.preventDefault();
     }
-  };
-  const startEditing = (taskId: string | null, field: 'name' | 'durationMin') => {
-    if (taskId && props.editable) setEditing({ taskId, field });
   };
 
   const closeLinkEditor = useCallback(() => {
@@ -196,12 +261,25 @@ export function GanttChart(props: GanttProps) {
     >
       <div className="gantt-canvas" style={{ width: gridWidth + scale.width, height: headerHeight + totalHeight }}>
         <div className="gantt-header" role="row" style={{ height: headerHeight }}>
-          <div className="grid-cells grid-header" role="presentation">
-            <span role="columnheader" className="col-key">Key</span>
-            <span role="columnheader" className="col-name">Task</span>
-            <span role="columnheader" className="col-duration">Duration</span>
-            <span role="columnheader" className="col-date">Start</span>
-            <span role="columnheader" className="col-date">Finish</span>
+          <div className="grid-cells grid-header" role="presentation" style={{ width: gridWidth, minWidth: gridWidth }}>
+            {layoutOfColumns.ids.map((id) => (
+              <span key={id} role="columnheader" className={`cell col-${id}`} style={{ width: columnWidth(layoutOfColumns, id) }}>
+                {columns[id].label}
+                <span
+                  className="column-edge"
+                  aria-hidden="true"
+                  onPointerDown={(event) => dragWidth(event, columnWidth(layoutOfColumns, id), (width) => props.onColumnLayout((current) => resizeColumn(current, id, width)))}
+                />
+              </span>
+            ))}
+            {/* For the mouse; the Columns panel sets the width by keyboard (a separator may not sit in a row). */}
+            <span
+              className="splitter"
+              aria-hidden="true"
+              title="Drag to make the task grid wider or narrower"
+              data-width={gridWidth}
+              onPointerDown={(event) => dragWidth(event, gridWidth, (width) => props.onColumnLayout((current) => resizeGrid(current, width)))}
+            />
           </div>
           <div className="scale" style={{ left: gridWidth }} aria-hidden="true">
             {layout.ticks.map((tick) => (
@@ -261,33 +339,47 @@ export function GanttChart(props: GanttProps) {
                 onClick={(event) => store.select(task.id, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'only')}
                 onDoubleClick={() => props.onOpen(task.id)}
               >
-                <div className="grid-cells" role="presentation">
-                  <span role="gridcell" className="col-key">{task.key}</span>
-                  <span role="gridcell" className="col-name" style={{ paddingLeft: 8 + depth * 16 }}>
-                    {hasChildren ? (
-                      <button type="button" className="toggle" aria-expanded={!collapsed.has(task.id)} aria-label={`${collapsed.has(task.id) ? 'Expand' : 'Collapse'} ${task.name}`} onClick={(event) => { event.stopPropagation(); store.toggleCollapsed(task.id); }}>
-                        {collapsed.has(task.id) ? '▸' : '▾'}
-                      </button>
-                    ) : (
-                      <span className="toggle" />
-                    )}
-                    {editing?.taskId === task.id && editing.field === 'name' ? (
-                      <InlineEdit label={`Name of ${task.key}`} initial={task.name} onDone={(value) => finishEdit(task, value === null ? null : { name: value })} />
-                    ) : (
-                      <span className={task.type === 'summary' ? 'summary-name' : undefined} onDoubleClick={(event) => startEdit(event, task, 'name')}>
-                        {task.name}
+                <div className="grid-cells" role="presentation" style={{ width: gridWidth, minWidth: gridWidth }}>
+                  {layoutOfColumns.ids.map((id) => {
+                    const column = columns[id];
+                    const edited = editing?.taskId === task.id && editing.column === id;
+                    const width = columnWidth(layoutOfColumns, id);
+                    const onDoubleClick = (event: MouseEvent) => {
+                      if (startEditing(task.id, id)) event.stopPropagation();
+                    };
+                    const field = edited && column.edit && (
+                      <InlineEdit
+                        label={id === 'name' ? `Name of ${task.key}` : id === 'duration' ? `Duration of ${task.key} in working days` : `${column.label} of ${task.key}`}
+                        input={column.edit.input}
+                        initial={editing.initial ?? column.edit.initial(task, cellContext)}
+                        typed={editing.initial !== undefined}
+                        onDone={(value, then) => finishEditing(task, id, value, then)}
+                      />
+                    );
+                    if (id !== 'name') {
+                      return (
+                        <span key={id} role="gridcell" className={`cell col-${id}${column.align === 'end' ? ' end' : ''}`} style={{ width }} onDoubleClick={onDoubleClick}>
+                          {field || column.text(task, cellContext)}
+                        </span>
+                      );
+                    }
+                    return (
+                      <span key={id} role="gridcell" className="cell col-name" style={{ minWidth: width, paddingLeft: 8 + depth * 16 }}>
+                        {hasChildren ? (
+                          <button type="button" className="toggle" aria-expanded={!collapsed.has(task.id)} aria-label={`${collapsed.has(task.id) ? 'Expand' : 'Collapse'} ${task.name}`} onClick={(event) => { event.stopPropagation(); store.toggleCollapsed(task.id); }}>
+                            {collapsed.has(task.id) ? '▸' : '▾'}
+                          </button>
+                        ) : (
+                          <span className="toggle" />
+                        )}
+                        {field || (
+                          <span className={task.type === 'summary' ? 'summary-name' : undefined} onDoubleClick={onDoubleClick}>
+                            {task.name}
+                          </span>
+                        )}
                       </span>
-                    )}
-                  </span>
-                  <span role="gridcell" className="col-duration" onDoubleClick={(event) => hasChildren || startEdit(event, task, 'durationMin')}>
-                    {editing?.taskId === task.id && editing.field === 'durationMin' ? (
-                      <InlineEdit label={`Duration of ${task.key} in working days`} initial={String(task.durationMin / minutesPerDay)} onDone={(value) => finishEdit(task, value === null ? null : { durationMin: Math.round(Number(value) * minutesPerDay) })} />
-                    ) : (
-                      formatDays(task.durationMin)
-                    )}
-                  </span>
-                  <span role="gridcell" className="col-date">{formatDay(task.startAt)}</span>
-                  <span role="gridcell" className="col-date">{formatDay(task.finishAt)}</span>
+                    );
+                  })}
                 </div>
                 <div className="bar-lane" style={{ left: gridWidth }}>
                   {planned?.startAt && planned.finishAt && (
@@ -330,20 +422,28 @@ export function GanttChart(props: GanttProps) {
   );
 }
 
-/** A cell's value edited in place: Enter or leaving the field keeps it, Escape drops it. */
-function InlineEdit({ label, initial, onDone }: { label: string; initial: string; onDone(value: string | null): void }) {
+/** A cell's value edited in place: Enter or leaving the field keeps it, Escape drops it, Tab keeps it and edits the next cell. */
+function InlineEdit({ label, input: type, initial, typed, onDone }: { label: string; input: 'text' | 'number' | 'date'; initial: string; typed: boolean; onDone(value: string | null, then?: 1 | -1): void }) {
   const input = useRef<HTMLInputElement>(null);
   const done = useRef(false);
-  useEffect(() => input.current?.select(), []);
-  const finish = (value: string | null) => {
+  useEffect(() => {
+    const element = input.current;
+    if (!element) return;
+    element.focus();
+    // A value typed on the row goes on after its first key; an existing one is selected, to be replaced.
+    if (!typed) element.select();
+  }, [typed]);
+  const finish = (value: string | null, then?: 1 | -1) => {
     if (done.current) return;
     done.current = true;
-    onDone(value === null || value.trim() === '' ? null : value.trim());
+    onDone(value, then);
   };
   return (
     <input
       ref={input}
       className="inline-edit"
+      type={type}
+      step={type === 'number' ? 'any' : undefined}
       aria-label={label}
       defaultValue={initial}
       onClick={(event) => event.stopPropagation()}
@@ -352,6 +452,10 @@ function InlineEdit({ label, initial, onDone }: { label: string; initial: string
         event.stopPropagation();
         if (event.key === 'Enter') finish(event.currentTarget.value);
         if (event.key === 'Escape') finish(null);
+        if (event.key === 'Tab') {
+          event.preventDefault();
+          finish(event.currentTarget.value, event.shiftKey ? -1 : 1);
+        }
       }}
       onBlur={(event) => finish(event.currentTarget.value)}
     />

@@ -4,6 +4,8 @@ import { call, describeError } from '../client';
 import { Alert } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { counted, formatDate, minutesPerDay, planInstant, setPlanZone } from '../format';
+import { useColumnLayout } from '../gantt/column-layout';
+import { ColumnsPanel } from '../gantt/columns-panel';
 import { GanttChart } from '../gantt/gantt-chart';
 import { TaskDrawer } from '../gantt/task-drawer';
 import { SchedulePreview, type Span } from '../gantt/preview';
@@ -88,7 +90,8 @@ function PlanView({ store }: { store: PlanStore }) {
   const [newName, setNewName] = useState('');
   const [newDays, setNewDays] = useState('1');
   const [newPlace, setNewPlace] = useState<NewTaskPlace>('after');
-  const [panel, setPanel] = useState<'members' | 'resources' | 'versions' | 'calendars' | null>(null);
+  const [panel, setPanel] = useState<'columns' | 'members' | 'resources' | 'versions' | 'calendars' | null>(null);
+  const [columnLayout, changeColumns] = useColumnLayout(user?.id ?? '', projectId);
   const [leveling, setLeveling] = useState<LevelingSummary | null>(null);
   const [pageError, setPageError] = useState<string | null>(null);
 
@@ -239,9 +242,9 @@ function PlanView({ store }: { store: PlanStore }) {
               Level resources
             </button>
           )}
-          {(['members', 'resources', 'calendars', 'versions'] as const).map((name) => (
+          {(['columns', 'members', 'resources', 'calendars', 'versions'] as const).map((name) => (
             <button key={name} type="button" className="secondary" aria-pressed={panel === name} onClick={() => setPanel(panel === name ? null : name)}>
-              {{ members: 'Members', resources: 'Resources', calendars: 'Calendars', versions: 'Versions and files' }[name]}
+              {{ columns: 'Columns', members: 'Members', resources: 'Resources', calendars: 'Calendars', versions: 'Versions and files' }[name]}
             </button>
           ))}
         </div>
@@ -331,8 +334,11 @@ function PlanView({ store }: { store: PlanStore }) {
             onOpen={(id) => void navigate(`/projects/${projectId}/tasks/${id}`)}
             onDelete={(ids) => setDeleting(ids)}
             onInsert={() => document.getElementById('new-task-name')?.focus()}
+            columnLayout={columnLayout}
+            onColumnLayout={changeColumns}
           />
         )}
+        {panel === 'columns' && !opened && <ColumnsPanel layout={columnLayout} onChange={changeColumns} onClose={() => setPanel(null)} />}
         {panel === 'members' && !opened && <MembersPanel projectId={projectId} members={members} isOwner={role === 'owner'} onChanged={reload} onClose={() => setPanel(null)} />}
         {panel === 'resources' && !opened && <ResourcesPanel projectId={projectId} resources={plan.resources} editable={editable} onChanged={reload} onClose={() => setPanel(null)} />}
         {panel === 'calendars' && !opened && <CalendarsPanel project={plan.project} calendars={plan.calendars} editable={editable} onChanged={reload} onClose={() => setPanel(null)} />}
