@@ -11,4 +11,19 @@ export { hasDurationRange, pertSample, seededRandom, simulateFinishes } from './
 export { levelResources } from './leveling.js';
 export { applyTaskEdit, type EffortState, type TaskEdit } from './task-type.js';
 export { applyProgressEdit, type ProgressState, type ProgressEdit } from './progress.js';
+export {
+  calendarInput,
+  dayStart,
+  dependencyInput,
+  planScheduleInput,
+  projectInput,
+  taskInput,
+  type ManualDates,
+  type PlanAssignmentView,
+  type PlanCalendarView,
+  type PlanDependencyView,
+  type PlanProjectView,
+  type PlanTaskView,
+  type PlanView,
+} from './plan-input.js';
 export type * from './types.js';

@@ -1,10 +1,7 @@
-import { Scheduler, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
-import { minutesPerDay, planInstant } from '../format';
+import { planScheduleInput, Scheduler, type ScheduleInput, type ScheduleResult, type TaskInput } from '@gantry/engine';
+import { minutesPerDay } from '../format';
 import type { FullProject, PlanTask, TaskPatch } from '../types';
 import { dayInMs, workingDaysBetween } from './time-scale';
-
-/** The API's working intervals are pairs, `["HH:MM", "HH:MM"]` (its schema types them as arrays). */
-const workInterval = (pair: readonly string[]): [string, string] => [pair[0] ?? '00:00', pair[1] ?? '00:00'];
 
 export interface Span {
   startAt: string | null;
@@ -16,42 +13,6 @@ export function dragEdit(task: PlanTask, kind: 'move' | 'resize', days: number):
   if (kind === 'move') return { constraintKind: 'start_no_earlier_than', constraintDate: new Date(Date.parse(task.startAt!) + days * dayInMs).toISOString() };
   const finish = Date.parse(task.finishAt!);
   return { durationMin: Math.max(0, task.durationMin + workingDaysBetween(finish, finish + days * dayInMs) * minutesPerDay) };
-}
-
-/** The engine's input for a plan as the API returns it (the same fields the server gives the engine). */
-function engineInput(plan: FullProject): ScheduleInput {
-  const assignments = new Map<string, { resourceId: string; unitsPct: number }[]>();
-  for (const { taskId, resourceId, unitsPct } of plan.assignments) {
-    const list = assignments.get(taskId);
-    if (list) list.push({ resourceId, unitsPct });
-    else assignments.set(taskId, [{ resourceId, unitsPct }]);
-  }
-  const { project } = plan;
-  return {
-    project: {
-      startAt: planInstant(project.startDate, '00:00'),
-      scheduleFrom: project.scheduleFrom,
-      deadline: project.deadline ? planInstant(project.deadline, '00:00') : null,
-      calendarId: project.calendarId,
-    },
-    calendars: plan.calendars.map(({ id, timeZone, weekly, exceptions, baseCalendarId }) => ({
-      id,
-      timeZone,
-      weekly: weekly.map((day) => (day === null ? null : day.map(workInterval))),
-      exceptions: exceptions.map(({ from, to, intervals }) => ({ from, to, intervals: intervals.map(workInterval) })),
-      baseCalendarId,
-    })),
-    tasks: plan.tasks.map(
-      (task): TaskInput => ({
-        ...task,
-        // A manually scheduled task keeps the dates it has.
-        manualStartAt: task.manuallyScheduled ? task.startAt : null,
-        manualFinishAt: task.manuallyScheduled ? task.finishAt : null,
-        assignments: assignments.get(task.id) ?? [],
-      }),
-    ),
-    dependencies: plan.dependencies,
-  };
 }
 
 /**
@@ -68,7 +29,7 @@ export class SchedulePreview {
   private readonly reached = new Set<string>();
 
   constructor(plan: FullProject) {
-    this.input = engineInput(plan);
+    this.input = planScheduleInput(plan);
     this.positions = new Map(this.input.tasks.map((task, index) => [task.id, index]));
   }
 

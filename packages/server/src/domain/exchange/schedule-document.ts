@@ -1,41 +1,34 @@
-import { createCalendar, schedule, STANDARD_CALENDAR, TimeZone, toEpochMinutes, type CalendarInput, type ScheduleInput, type ScheduleResult } from '@gantry/engine';
-import { dayStart } from '../planning/plan.js';
-import type { DocumentCalendar, PlanDocument } from './plan-document.js';
+import { createCalendar, planScheduleInput, schedule, STANDARD_CALENDAR, toEpochMinutes, type PlanView, type ScheduleInput, type ScheduleResult } from '@gantry/engine';
+import type { PlanDocument } from './plan-document.js';
 
-function calendarInput(calendar: DocumentCalendar): CalendarInput {
+/**
+ * A document in the API's shape, refs as ids. Its tasks have no dates of their own: those
+ * it keeps stand for them, so a manually scheduled task stays there.
+ */
+function documentPlan(document: PlanDocument): PlanView {
   return {
-    id: calendar.ref,
-    name: calendar.name,
-    timeZone: calendar.timeZone,
-    weekly: calendar.weekly,
-    exceptions: calendar.exceptions.map(({ from, to, intervals }) => ({ from, to, intervals })),
-    baseCalendarId: calendar.baseRef,
-  };
-}
-
-/** The engine's input for a document as it stands, refs as ids: what a project made from it would be scheduled from. */
-export function documentScheduleInput(document: PlanDocument): ScheduleInput {
-  // Node 20 has no Map.groupBy.
-  const assignments = new Map<string, PlanDocument['assignments']>();
-  for (const a of document.assignments) assignments.set(a.taskRef, [...(assignments.get(a.taskRef) ?? []), a]);
-  const zone = TimeZone.named(document.calendars.find((c) => c.ref === document.calendarRef)?.timeZone ?? 'UTC');
-  return {
-    project: {
-      startAt: dayStart(document.startDate, zone),
-      scheduleFrom: document.scheduleFrom,
-      deadline: document.deadline ? dayStart(document.deadline, zone) : null,
-      calendarId: document.calendarRef,
-    },
-    calendars: document.calendars.map(calendarInput),
+    project: { startDate: document.startDate, deadline: document.deadline, scheduleFrom: document.scheduleFrom, calendarId: document.calendarRef },
+    calendars: document.calendars.map(({ ref, baseRef, ...calendar }) => ({ ...calendar, id: ref, baseCalendarId: baseRef })),
     tasks: document.tasks.map((task) => ({
       ...task,
       id: task.ref,
+      key: null,
+      sortKey: null,
       parentId: task.parentRef,
       calendarId: task.calendarRef,
-      assignments: (assignments.get(task.ref) ?? []).map((a) => ({ resourceId: a.resourceRef, unitsPct: a.unitsPct })),
+      startAt: task.manualStartAt,
+      finishAt: task.manualFinishAt,
+      actualDurationMin: null,
+      remainingDurationMin: null,
     })),
     dependencies: document.dependencies.map((d, index) => ({ id: String(index), predecessorId: d.predecessorRef, successorId: d.successorRef, type: d.type, lagMin: d.lagMin })),
+    assignments: document.assignments.map((a) => ({ taskId: a.taskRef, resourceId: a.resourceRef, unitsPct: a.unitsPct })),
   };
+}
+
+/** The engine's input for a document as it stands: what a project made from it would be scheduled from. */
+export function documentScheduleInput(document: PlanDocument): ScheduleInput {
+  return planScheduleInput(documentPlan(document));
 }
 
 /** The schedule of a document, computed by the engine alone (nothing stored). */

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Calendar, FieldProblem, WorkInterval } from '@gantry/contract';
 import { STANDARD_WEEK } from '@gantry/contract';
-import type { CalendarInput } from '@gantry/engine';
 import type { CalendarRow, Queries } from '../../store/store.js';
 import { invalid } from '../errors.js';
 import type { DocumentCalendar } from '../exchange/plan-document.js';
@@ -19,19 +18,6 @@ export function presentCalendar(row: CalendarRow): Calendar {
     baseCalendarId: row.base_calendar_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-  };
-}
-
-/** The engine's input for a stored calendar. */
-export function calendarInput(row: CalendarRow): CalendarInput {
-  const exceptions = JSON.parse(row.exceptions) as { from: string; to: string; intervals: WorkInterval[] }[];
-  return {
-    id: row.id,
-    name: row.name,
-    timeZone: row.time_zone,
-    weekly: JSON.parse(row.weekly) as Week,
-    exceptions: exceptions.map(({ from, to, intervals }) => ({ from, to, intervals })),
-    baseCalendarId: row.base_calendar_id,
   };
 }
 

@@ -1,8 +1,12 @@
 import {
+  calendarInput,
   compileCalendars,
+  dayStart,
+  dependencyInput,
+  projectInput,
   Scheduler,
   STANDARD_CALENDAR,
-  TimeZone,
+  taskInput,
   toEpochMinutes,
   toIsoString,
   type AssignmentInput,
@@ -14,7 +18,8 @@ import {
   type TaskResult,
 } from '@gantry/engine';
 import type { AssignmentRow, CalendarRow, DependencyRow, ProjectRow, Queries, ResourceRow, TaskRow } from '../../store/store.js';
-import { calendarInput } from './calendar-rows.js';
+import { presentCalendar } from './calendar-rows.js';
+import { presentDependency, presentPlanTask, presentProject } from './presenters.js';
 import { PlanRows } from './plan-rows.js';
 
 /**
@@ -68,62 +73,26 @@ export async function loadPlan(tx: Queries, project: ProjectRow): Promise<Plan> 
 }
 
 /**
- * Midnight of a date where the project works (the zone of its calendar; UTC for the
- * Standard calendar), as an instant: the engine moves it to the first working minute.
- * A project in Tokyo starting on 2 March starts at 08:00 there, 23:00 UTC on 1 March.
- */
-export function dayStart(date: string, zone: TimeZone = TimeZone.named('UTC')): string {
-  return toIsoString(zone.toUtc(toEpochMinutes(`${date}T00:00:00.000Z`)!));
-}
-
-/** The time zone of the project calendar (`calendarId` among `calendars`; null = Standard, in UTC). */
-function projectZone(calendars: readonly CalendarRow[], calendarId: string | null): TimeZone {
-  return TimeZone.named(calendars.find((calendar) => calendar.id === calendarId)?.time_zone ?? 'UTC');
-}
-
-/**
  * The first working minute on or after a date in the project calendar (`calendarId` among
  * `calendars`; null = Standard): where a project without tasks starts and ends.
  */
 export function firstWorkingMinute(date: string, calendars: readonly CalendarRow[], calendarId: string | null): string {
-  const calendar = compileCalendars(calendars.map(calendarInput)).get(calendarId ?? STANDARD_CALENDAR.id)!;
+  const calendar = compileCalendars(calendars.map((row) => calendarInput(presentCalendar(row)))).get(calendarId ?? STANDARD_CALENDAR.id)!;
   return toIsoString(calendar.nextWorkStart(toEpochMinutes(dayStart(date, calendar.zone))!));
 }
 
+/**
+ * A task's engine input: the task as the API presents it, mapped as the web app maps it
+ * (`taskInput`), except that a manually scheduled task stays where it was pinned, which
+ * the API does not tell.
+ */
 function engineTask(row: TaskRow, projectKey: string, assignments: readonly AssignmentRow[] | undefined): TaskInput {
-  return {
-    id: row.id,
-    key: `${projectKey}-${row.number}`,
-    name: row.name,
-    parentId: row.parent_id,
-    sortKey: row.sort_key,
-    type: row.type,
-    durationMin: row.duration_min,
-    workMin: row.work_min,
-    progressPct: row.progress_pct,
-    constraintKind: row.constraint_kind as TaskInput['constraintKind'],
-    constraintDate: row.constraint_date,
-    deadline: row.deadline,
-    calendarId: row.calendar_id,
-    manuallyScheduled: row.manually_scheduled === 1,
-    manualStartAt: row.manual_start_at,
-    manualFinishAt: row.manual_finish_at,
-    levelingDelayMin: row.leveling_delay_min,
-    taskType: row.task_type,
-    effortDriven: row.effort_driven === 1,
-    actualStartAt: row.actual_start_at,
-    actualFinishAt: row.actual_finish_at,
-    actualDurationMin: row.actual_duration_min,
-    remainingDurationMin: row.remaining_duration_min,
-    durationOptimisticMin: row.duration_optimistic_min,
-    durationPessimisticMin: row.duration_pessimistic_min,
-    assignments: assignments?.map((a) => ({ resourceId: a.resource_id, unitsPct: a.units_pct })) ?? [],
-  };
+  const assigned = assignments?.map((a): AssignmentInput => ({ resourceId: a.resource_id, unitsPct: a.units_pct })) ?? [];
+  const manual = row.manually_scheduled === 1 ? { startAt: row.manual_start_at, finishAt: row.manual_finish_at } : undefined;
+  return taskInput(presentPlanTask(row, projectKey), assigned, manual);
 }
 
-function dependencyInput(row: DependencyRow): DependencyInput {
-  return { id: row.id, predecessorId: row.predecessor_id, successorId: row.successor_id, type: row.type, lagMin: row.lag_min };
-}
+const engineDependency = (row: DependencyRow): DependencyInput => dependencyInput(presentDependency(row));
 
 /**
  * The engine's last input, with fresh inputs for the rows that may have changed since:
@@ -157,16 +126,11 @@ export function engineInput(plan: Plan): ScheduleInput {
     ({ id, type }) => type === 'summary' || plan.tasks.touches(id) || plan.assignments.touches(id),
     (row) => engineTask(row, project.key, plan.assignments.get(row.id)),
   );
-  const dependencies = reusedInputs(previous?.dependencies, plan.dependencies, ({ id }) => plan.dependencies.touches(id), dependencyInput);
-  const zone = projectZone(plan.calendars, project.calendar_id);
+  const dependencies = reusedInputs(previous?.dependencies, plan.dependencies, ({ id }) => plan.dependencies.touches(id), engineDependency);
+  const calendars = plan.calendars.map((row) => calendarInput(presentCalendar(row)));
   return {
-    project: {
-      startAt: dayStart(project.start_date, zone),
-      scheduleFrom: project.schedule_from,
-      deadline: project.deadline ? dayStart(project.deadline, zone) : null,
-      calendarId: project.calendar_id,
-    },
-    calendars: plan.calendars.map(calendarInput),
+    project: projectInput(presentProject(project), calendars),
+    calendars,
     tasks,
     dependencies,
   };
