@@ -140,11 +140,35 @@ describe('gantry CLI', () => {
       });
     });
 
-    it('prints the usage with --help (exit 0) and without a command (exit 2)', async () => {
-      const [help, none] = await Promise.all([server.cli('--help'), server.cli()]);
-      expect(help.code).toBe(0);
-      expect(help.stdout).toMatch(/key create/);
+    it('prints the usage with --help, -h and help (exit 0) and without a command (exit 2)', async () => {
+      const [none, ...helps] = await Promise.all([server.cli(), server.cli('--help'), server.cli('-h'), server.cli('help')]);
+      for (const help of helps) {
+        expect(help.code, help.stderr).toBe(0);
+        expect(help.stdout).toMatch(/^Usage: gantry <command>/);
+        expect(help.stdout).toMatch(/serve .*\n(.*\n)*  key create .*\n +--email EMAIL --scope read\|write/);
+      }
       expect(none.code).toBe(2);
+      expect(none.stdout).toMatch(/^Usage: gantry <command>/);
+    });
+
+    it("prints a command's usage, its options explained, with <command> --help or help <command> (exit 0)", async () => {
+      const [mailList, helpKeyCreate, serve, user, unknown] = await Promise.all([
+        server.cli('mail', 'list', '--help'),
+        server.cli('help', 'key', 'create'),
+        server.cli('serve', '--help'),
+        server.cli('user', '-h'),
+        server.cli('frobnicate', '--help'),
+      ]);
+      for (const help of [mailList, helpKeyCreate, serve, user]) expect(help.code, help.stderr).toBe(0);
+      expect(mailList.stdout).toMatch(/^Usage: gantry mail list \[--pending\] \[--limit LIMIT\] \[--json\]\n/);
+      expect(mailList.stdout).toMatch(/\n  --pending +only messages not sent yet\n  --limit LIMIT +the newest this many/);
+      expect(mailList.stdout).not.toContain('key create');
+      expect(helpKeyCreate.stdout).toMatch(/^Usage: gantry key create --email EMAIL --scope read\|write\|service:read\|service:write /);
+      expect(helpKeyCreate.stdout).toMatch(/\n  --expires EXPIRES +expiry, ISO 8601/);
+      expect(serve.stdout).toMatch(/^Usage: gantry serve \[--json\]\n\nstart the HTTP API/);
+      expect(user.stdout).toMatch(/^Usage: gantry user create /);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/unknown command: frobnicate/);
     });
   });
 
