@@ -270,6 +270,16 @@ describe('gantry CLI', () => {
         expect(refused.stderr, limit).toMatch(/--limit/);
       }
     });
+
+    it('shows each message\'s links without --json: a self-hoster without SMTP verifies, resets and joins with them', async () => {
+      expect((await server.request('POST', '/api/auth/signup', { body: { email: 'linked@example.com', password: 'correct horse battery' } })).status).toBe(202);
+      const listed = await server.cli('mail', 'list');
+      expect(listed.code, listed.stderr).toBe(0);
+      const lines = listed.stdout.split('\n');
+      const heading = lines.findIndex((line) => line.includes('linked@example.com'));
+      expect(heading, listed.stdout).toBeGreaterThanOrEqual(0);
+      expect(lines[heading + 1]).toMatch(new RegExp(`^ +${server.config.baseUrl}/verify-email\\?token=[\\w-]{43}$`));
+    });
   });
 
   describe('more refusals', () => {
