@@ -345,13 +345,17 @@ describe('gantry CLI', () => {
       const exit = exited(child);
       const baseUrl = await new Promise<string>((resolve, reject) => {
         child.stdout?.on('data', () => {
-          const serving = serve.stdout().split('\n').find((line) => line.includes('gantry is serving'));
+          const serving = serve.stdout().split('\n').find((line) => line.includes('Gantry is ready at'));
           if (serving) resolve((JSON.parse(serving) as { baseUrl: string }).baseUrl);
         });
         child.once('exit', () => reject(new Error(`serve exited early: ${serve.stdout()}`)));
       });
       try {
         expect(baseUrl).toMatch(/^http:\/\/localhost:[1-9][0-9]*$/);
+        // The log names the address people must open, and no other: 127.0.0.1 would refuse their changes as cross-site.
+        const messages = serve.stdout().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+        expect(messages).toContain(`Gantry is ready at ${baseUrl}`);
+        expect(messages.filter((message) => /https?:\/\//.test(message))).toEqual([`Gantry is ready at ${baseUrl}`]);
         const document = (await (await fetch(`http://127.0.0.1:${new URL(baseUrl).port}/api/openapi.json`)).json()) as { servers: { url: string }[] };
         expect(document.servers[0]?.url).toBe(baseUrl);
       } finally {
