@@ -912,7 +912,7 @@ export const routes = {
     tag: 'People',
     summary: 'Create an invite link to the project (project owners only)',
     description:
-      'The link (`invite.url`) is in this answer only. With `email`, only that person may accept it, once; without, anyone with the link may, until it expires. Emits `member.invited` (never with the link).',
+      'The link (`invite.url`) is in this answer only, and in the e-mail sent to `email` when one is given. With `email`, only that person may accept it, once; without, anyone with the link may, until it expires. Emits `member.invited` (never with the link).',
     params: projectParams,
     body: { name: 'InviteCreate', schema: InviteCreate, required: true },
     response: { status: 201, name: 'InviteWithUrl', schema: InviteWithUrl },

@@ -3,6 +3,7 @@ import type { Invite, InviteCreate, Member, Project } from '@gantry/contract';
 import type { InviteRow } from '../store/store.js';
 import { nowIso, type Actor, type DomainContext } from './context.js';
 import { forbidden, notFound } from './errors.js';
+import { queueMail, type MailMessage } from './mail.js';
 import { grantProjectRole, presentMember, projectMembers } from './members.js';
 import { appendEvents } from './outbox.js';
 import { requireProject } from './permissions.js';
@@ -16,9 +17,19 @@ function presentInvite(row: InviteRow): Invite {
   return { id: row.id, role: row.role, email: row.email, expiresAt: row.expires_at, createdAt: row.created_at, createdBy: row.created_by };
 }
 
+/** The e-mail that brings an invite naming an address to that address. */
+function inviteMail(actor: Actor, projectName: string, row: InviteRow, url: string): MailMessage {
+  return {
+    to: row.email as string,
+    subject: `${actor.name} invited you to ${projectName} on Gantry`,
+    text: `${actor.name} invited you to plan "${projectName}" together in Gantry, as ${row.role}.\n\nOpen this link to join:\n\n${url}\n\nSign in, or create an account, with this address (${row.email}): the invite is for it only. The link works once, until ${row.expires_at.slice(0, 10)}.\n`,
+  };
+}
+
 /**
- * Creates an invite link (project owners). The link is answered once and never stored: only
- * its token's digest is. Emits `member.invited`, without the link.
+ * Creates an invite link (project owners). The link is answered once, and mailed when the
+ * invite names an e-mail address; it is never stored: only its token's digest is. Emits
+ * `member.invited`, without the link.
  */
 export async function createInvite(ctx: DomainContext, actor: Actor, projectId: string, input: InviteCreate): Promise<{ invite: Invite & { url: string } }> {
   const { project } = await requireProject(ctx, actor, projectId, 'owner');
@@ -37,13 +48,15 @@ export async function createInvite(ctx: DomainContext, actor: Actor, projectId: 
     accepted_at: null,
     accepted_by: null,
   };
+  const url = `${ctx.baseUrl}/join/${token}`;
   await ctx.store.transaction(async (tx) => {
     await tx.projects.insertInvite(row);
+    if (row.email !== null) await queueMail(tx, row.created_at, [inviteMail(actor, project.name, row, url)]);
     await appendEvents(tx, actor, row.created_at, [
       { type: 'member.invited', workspaceId: project.workspace_id, projectId: project.id, data: { invitation: { id: row.id, email: row.email, role: row.role, expiresAt: row.expires_at } } },
     ]);
   });
-  return { invite: { ...presentInvite(row), url: `${ctx.baseUrl}/join/${token}` } };
+  return { invite: { ...presentInvite(row), url } };
 }
 
 /** The project's invites that can still be accepted, newest first (project owners). */

@@ -74,6 +74,18 @@ describe('project invites', () => {
     expect(list.every((i) => !('url' in i))).toBe(true);
   });
 
+  it('mails the link to the address an invite names, naming the project and the inviter; an invite without one mails nobody', async () => {
+    const outbox = async () => server.store.q.outbox.listMail({ pendingOnly: false, limit: 1000 });
+    const before = (await outbox()).length;
+    const { url } = (await invite({ role: 'viewer', email: 'Mailed@Example.com' })).body.invite;
+    const mailed = (await outbox()).slice(before);
+    expect(mailed.map((mail) => [mail.to_address, mail.subject])).toEqual([['mailed@example.com', 'inviter invited you to Invited on Gantry']]);
+    expect(mailed[0]?.body).toContain(`\n${url}\n`);
+    expect(mailed[0]?.body).toMatch(/as viewer/);
+    await invite({ role: 'viewer' });
+    expect((await outbox()).length).toBe(before + 1);
+  });
+
   it('refuses bad input with every field named, and anyone but an owner; nothing is written', async () => {
     const before = (await storedEvents(server, projectId)).length;
     const bad = await invite({ role: 'boss', email: 'not an address', expiresInDays: 31 });
