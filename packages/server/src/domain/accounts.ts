@@ -17,7 +17,7 @@ function rateLimited(waitMs: number): AppError {
 }
 
 /** Counts one request without a credential from this client address: 429 when its budget is spent. */
-async function takeAddress(ctx: DomainContext, client: ClientInfo): Promise<void> {
+export async function takeAddress(ctx: DomainContext, client: ClientInfo): Promise<void> {
   const decision = await ctx.accountLimits?.requestsPerAddress.take(client.address);
   if (decision && !decision.allowed) throw rateLimited(decision.retryAfterMs);
 }

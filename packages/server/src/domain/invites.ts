@@ -1,7 +1,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Invite, InviteCreate, Member, Project } from '@gantry/contract';
-import type { InviteRow } from '../store/store.js';
-import { nowIso, type Actor, type DomainContext } from './context.js';
+import type { Invite, InviteCreate, InvitePreview, Member, Project } from '@gantry/contract';
+import type { InviteRow, ProjectRow, Queries } from '../store/store.js';
+import { takeAddress } from './accounts.js';
+import { nowIso, type Actor, type ClientInfo, type DomainContext } from './context.js';
 import { forbidden, notFound } from './errors.js';
 import { queueMail, type MailMessage } from './mail.js';
 import { grantProjectRole, presentMember, projectMembers } from './members.js';
@@ -73,6 +74,26 @@ export async function revokeInvite(ctx: DomainContext, actor: Actor, projectId: 
   if (invite.revoked_at === null) await ctx.store.q.projects.updateInvite(invite.id, { revoked_at: nowIso(ctx) });
 }
 
+/** The invite of a token and its project, if the invite can still be accepted; 404 otherwise, whichever the reason. */
+async function usableInvite(tx: Queries, token: string, now: string): Promise<{ invite: InviteRow; project: ProjectRow }> {
+  const invite = await tx.projects.findInviteByTokenHash(secretDigest(token));
+  const project = invite ? await tx.projects.findById(invite.project_id) : undefined;
+  if (!invite || !project || invite.revoked_at !== null || invite.accepted_at !== null || invite.expires_at <= now) {
+    throw notFound('invite (the link is unknown, expired, revoked or already used)');
+  }
+  return { invite, project };
+}
+
+/**
+ * What an invite link joins, for whoever holds it (signed in or not): the project's name and
+ * the role. Counted against the client address's budget of requests without a credential.
+ */
+export async function previewInvite(ctx: DomainContext, token: string, client: ClientInfo): Promise<InvitePreview> {
+  await takeAddress(ctx, client);
+  const { invite, project } = await usableInvite(ctx.store.q, token, nowIso(ctx));
+  return { projectName: project.name, role: invite.role, expiresAt: invite.expires_at };
+}
+
 /**
  * The signed-in person joins the invite's project with its role, as a direct role (a higher
  * direct role they have is kept); `member.joined` when they had none. An unknown, expired,
@@ -82,11 +103,7 @@ export async function revokeInvite(ctx: DomainContext, actor: Actor, projectId: 
 export async function acceptInvite(ctx: DomainContext, actor: Actor, token: string): Promise<{ project: Project; member: Member }> {
   const now = nowIso(ctx);
   const project = await ctx.store.transaction(async (tx) => {
-    const invite = await tx.projects.findInviteByTokenHash(secretDigest(token));
-    const project = invite ? await tx.projects.findById(invite.project_id) : undefined;
-    if (!invite || !project || invite.revoked_at !== null || invite.accepted_at !== null || invite.expires_at <= now) {
-      throw notFound('invite (the link is unknown, expired, revoked or already used)');
-    }
+    const { invite, project } = await usableInvite(tx, token, now);
     const user = await tx.users.findById(actor.userId);
     if (!user) throw notFound('user');
     if (invite.email !== null && normalizeEmail(user.email) !== invite.email) {
