@@ -133,10 +133,11 @@ export function SignUpPage() {
 
 /**
  * The link of the verification e-mail: verifies the address, signs the person in and goes on
- * (to `next`, the page sign-up was asked from).
+ * (to `next`, the page sign-up was asked from). A link used before, opened while signed in
+ * (its address is verified then), goes on from there too.
  */
 export function VerifyEmailPage() {
-  const { started } = useSession();
+  const { user, started } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const next = nextOf(params);
@@ -153,7 +154,30 @@ export function VerifyEmailPage() {
       (caught: unknown) => setError(describeError(caught)),
     );
   }, [params, next, started, navigate]);
-  return <Card title="Verifying your e-mail">{error ? <Alert>This link cannot be used: {error}</Alert> : <p>One moment…</p>}</Card>;
+  if (error && user) {
+    return (
+      <Card title="Your e-mail address is already verified">
+        <p>This link was used already. You are signed in as {user.email}.</p>
+        <p>
+          <Link to={next ?? '/'}>{next ? 'Go on where you were going' : 'Go to your projects'}</Link>
+        </p>
+      </Card>
+    );
+  }
+  return (
+    <Card title="Verifying your e-mail">
+      {error && user === null ? (
+        <>
+          <Alert>This link cannot be used: {error}</Alert>
+          <p className="muted">
+            <Link to={`/sign-in${nextQuery(next)}`}>Sign in</Link>: if your address is not verified yet, a new link is mailed to you.
+          </p>
+        </>
+      ) : (
+        <p>One moment…</p>
+      )}
+    </Card>
+  );
 }
 
 export function ForgotPasswordPage() {
