@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser, newPage, screenshots } from '../support/browser.js';
+import { launchBrowser, newPage, screenshots, signInThroughPage } from '../support/browser.js';
 import { startReceiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -17,11 +17,7 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     const created = await server.cli('user', 'create', '--email', email, '--name', name, '--password', 'correct horse battery', '--json');
     expect(created.code, created.stderr).toBe(0);
     const page = await newPage(browser);
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signInThroughPage(page, server.url, email, 'correct horse battery');
     return page;
   }
 
