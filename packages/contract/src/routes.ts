@@ -3,7 +3,7 @@ import { Uuid } from './common.js';
 import { limits } from './limits.js';
 import type { ErrorCode } from './errors.js';
 import { CalendarCreate, CalendarList, CalendarPatch, CalendarPatchResult, CalendarResponse } from './resources/calendars.js';
-import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
+import { DeleteConfirmation, InviteAccept, InviteAccepted, InviteCreate, InviteList, InvitePreviewResponse, InviteRevoked, InviteWithUrl, ProjectDeleted } from './resources/invites.js';
 import { LevelingRequest, LevelingResult } from './resources/leveling.js';
 import { ResourceCreate, ResourceList, ResourcePatch, ResourceResponse } from './resources/resources.js';
 import { MemberList, MemberRemoved, MemberResponse, MemberRolePut } from './resources/members.js';
@@ -912,7 +912,7 @@ export const routes = {
     tag: 'People',
     summary: 'Create an invite link to the project (project owners only)',
     description:
-      'The link (`invite.url`) is in this answer only. With `email`, only that person may accept it, once; without, anyone with the link may, until it expires. Emits `member.invited` (never with the link).',
+      'The link (`invite.url`) is in this answer only, and in the e-mail sent to `email` when one is given. With `email`, only that person may accept it, once; without, anyone with the link may, until it expires. Emits `member.invited` (never with the link).',
     params: projectParams,
     body: { name: 'InviteCreate', schema: InviteCreate, required: true },
     response: { status: 201, name: 'InviteWithUrl', schema: InviteWithUrl },
@@ -939,6 +939,20 @@ export const routes = {
     params: inviteParams,
     response: { status: 200, name: 'InviteRevoked', schema: InviteRevoked },
     errors: ['not_found'],
+  }),
+  previewInvite: route({
+    operationId: 'previewInvite',
+    method: 'POST',
+    path: '/api/invites/preview',
+    scope: 'read',
+    credentials: 'none',
+    tag: 'People',
+    summary: 'What an invite link joins: the project name and the role',
+    description:
+      'Anyone holding the link may ask (the web app shows it before the person signs in or up). The token goes in the body, never in a URL. An unknown, expired, revoked or used token is 404, the same for each. Counted with sign-ins per client address (429).',
+    body: { name: 'InviteAccept', schema: InviteAccept, required: true },
+    response: { status: 200, name: 'InvitePreviewResponse', schema: InvitePreviewResponse },
+    errors: ['invalid_request', 'not_found'],
   }),
   acceptInvite: route({
     operationId: 'acceptInvite',

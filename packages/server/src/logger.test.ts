@@ -8,6 +8,9 @@ describe('logs keep no secret', () => {
     expect(loggableUrl('/reset-password?token=abc123')).toBe('/reset-password?token=[redacted]');
     expect(loggableUrl('/verify-email?lang=de&token=abc#top')).toBe('/verify-email?lang=de&token=[redacted]#top');
     expect(loggableUrl('/join/Zm9vYmFy?x=1')).toBe('/join/[redacted]?x=1');
+    expect(loggableUrl('/sign-in?next=%2Fjoin%2FZm9v-YmFy')).toBe('/sign-in?next=%2Fjoin%2F[redacted]');
+    expect(loggableUrl('/verify-email?token=abc&next=%2fJoin%2fZm9vYmFy&x=1')).toBe('/verify-email?token=[redacted]&next=%2fJoin%2f[redacted]&x=1');
+    expect(loggableUrl('/sign-up?next=/join/Zm9vYmFy')).toBe('/sign-up?next=/join/[redacted]');
     expect(loggableUrl('/api/projects/p1/tasks?q=token&limit=5')).toBe('/api/projects/p1/tasks?q=token&limit=5');
   });
 

@@ -1,8 +1,12 @@
 import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
-/** Query parameters that carry a secret (the e-mailed links' `token`, OAuth's `code`), and paths that are one (an invite link). */
+/**
+ * Query parameters that carry a secret (the e-mailed links' `token`, OAuth's `code`), and
+ * paths that are one (an invite link): also where a parameter names such a path, encoded or
+ * not (`/sign-in?next=%2Fjoin%2F…`, the page to return to).
+ */
 const secretParameters = /([?&](?:token|code|access_token|refresh_token|key|secret|password)=)[^&#]*/gi;
-const secretPaths = /^(\/join\/)[^/?#]+/;
+const secretPaths = /((?:^|\/|%2F)join(?:\/|%2F))[^/?#&%]+/gi;
 
 /** A request URL as logs may keep it: the secrets of one-time links censored. */
 export function loggableUrl(url: string): string {

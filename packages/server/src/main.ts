@@ -122,7 +122,8 @@ export async function serve(given: Config = loadConfig(process.env)): Promise<vo
   });
   const app = buildService({ config, store, clock: systemClock, logger, webhookDestinations, publicFetch, rateWindows: rateWindows.windows, processMetrics: true });
   try {
-    await app.listen({ port: config.port, host: config.host });
+    // Not a URL: people must open BASE_URL (the ready line), as other origins are refused as cross-site.
+    await app.listen({ port: config.port, host: config.host, listenTextResolver: (address) => `listening on ${new URL(address).host}` });
   } catch (error) {
     // Nothing else has started yet: close what is open, so the command exits with the error.
     await app.close();
@@ -138,5 +139,5 @@ export async function serve(given: Config = loadConfig(process.env)): Promise<vo
   });
   if (config.serveWorker) background.start();
   else logger.info('GANTRY_SERVE_WORKER=0: webhook delivery, e-mail and retention are left to gantry worker');
-  logger.info({ store: store.dialect, baseUrl: config.baseUrl, rateLimits: config.redisUrl ? 'redis' : store.sharedWindows ? 'database' : 'memory' }, 'gantry is serving');
+  logger.info({ store: store.dialect, baseUrl: config.baseUrl, rateLimits: config.redisUrl ? 'redis' : store.sharedWindows ? 'database' : 'memory' }, `Gantry is ready at ${config.baseUrl}`);
 }

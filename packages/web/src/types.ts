@@ -24,6 +24,7 @@ export type Delivery = z.infer<typeof contract.Delivery>;
 export type OAuthGrant = z.infer<typeof contract.OAuthGrant>;
 export type WebSession = z.infer<typeof contract.WebSession>;
 export type Invite = z.infer<typeof contract.Invite>;
+export type InvitePreview = z.infer<typeof contract.InvitePreview>;
 export type ProjectRole = z.infer<typeof contract.ProjectRole>;
 export type Template = z.infer<typeof contract.Template>;
 export type ProjectVersion = z.infer<typeof contract.Version>;

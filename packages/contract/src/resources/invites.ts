@@ -38,6 +38,13 @@ export const InviteList = z.object({ invites: z.array(Invite).describe('Active i
 export const InviteRevoked = z.object({ id: Uuid, revoked: z.literal(true) });
 
 export const InviteAccept = z.object({ token: z.string().min(1).max(200).describe('The last segment of the invite link (`/join/{token}`).') });
+export const InvitePreview = z.object({
+  projectName: z.string().describe('The name of the project the invite joins.'),
+  role: ProjectRole.describe('The role the person gets on joining.'),
+  expiresAt: DateTime,
+});
+export type InvitePreview = z.infer<typeof InvitePreview>;
+export const InvitePreviewResponse = z.object({ invite: InvitePreview });
 export const InviteAccepted = z.object({
   project: Project,
   member: Member.describe('The person who accepted, as the project member list shows them.'),

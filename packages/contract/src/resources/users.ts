@@ -53,6 +53,12 @@ export const SignUp = z.object({
   password: NewPassword,
   name: z.string().trim().min(1).max(limits.nameMaxLength).optional(),
   locale: z.enum(locales).optional(),
+  next: z
+    .string()
+    .max(limits.urlMaxLength)
+    .regex(/^\/(?![/\\])/, 'must be a path of the web app, such as /join/{token}')
+    .optional()
+    .describe('The page of the web app to open once the address is verified (e.g. the invite link that brought the person): the mailed link leads there after verifying.'),
 });
 export const SignUpAccepted = z.object({ verificationSent: z.literal(true) });
 export const EmailVerification = z.object({ token: MailedToken });

@@ -24,6 +24,11 @@ export interface Command {
 
 const MAIL_LIST_MAX = 10_000;
 
+/** The web addresses a mail's text holds. */
+function linksIn(text: string): string[] {
+  return text.match(/https?:\/\/\S+/g) ?? [];
+}
+
 const emailOption: CommandOption = { type: 'string', required: true, help: 'e-mail address of an existing user' };
 
 /** Every CLI command, by its words (`key create`); the domain functions do the work. */
@@ -111,7 +116,10 @@ export const commands: Record<string, Command> = {
       // The newest messages (a fresh verification link is what one looks for), oldest first.
       const rows = await ctx.store.q.outbox.listMail({ pendingOnly: Boolean(values.pending), limit, newest: true });
       const mail = rows.map((m) => ({ id: m.id, to: m.to_address, subject: m.subject, body: m.body, createdAt: m.created_at, sentAt: m.sent_at, error: m.error }));
-      const text = mail.map((m) => `${m.createdAt}  ${m.sentAt ? 'sent   ' : 'pending'}  ${m.to}  ${m.subject}`).join('\n') || 'the outbox is empty';
+      // The links under each message: without SMTP, they are how people verify, reset and join.
+      const text =
+        mail.map((m) => [`${m.createdAt}  ${m.sentAt ? 'sent   ' : 'pending'}  ${m.to}  ${m.subject}`, ...linksIn(m.body).map((link) => `    ${link}`)].join('\n')).join('\n') ||
+        'the outbox is empty';
       return { json: { mail }, text };
     },
   },

@@ -3,23 +3,62 @@ import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../domain/errors.js';
 import { openStore } from '../store/open-store.js';
-import { commands, UsageError, type Command } from './commands.js';
+import { commands, UsageError, type Command, type CommandOption } from './commands.js';
 
 const exitCodes = { usage: 2, failed: 1 } as const;
 
+/** The commands that run the service rather than change its data: they take no options but --json. */
+const serviceCommands: Record<string, string> = {
+  serve: 'start the HTTP API (what npm start runs)',
+  worker: 'run the webhook worker alone (serve runs one too)',
+  migrate: 'apply pending store migrations',
+};
+
+const helpFlags = ['--help', '-h'];
+
+/** `--name VALUE`, the value written as its choices or its name. */
+function optionWithValue(name: string, spec: CommandOption): string {
+  return spec.type === 'boolean' ? `--${name}` : `--${name} ${spec.choices?.join('|') ?? name.toUpperCase()}`;
+}
+
+function optionSynopsis(name: string, spec: CommandOption): string {
+  return spec.required ? optionWithValue(name, spec) : `[${optionWithValue(name, spec)}]`;
+}
+
 function usage(): string {
-  const lines = ['Usage: gantry <command> [options] [--json]', '', 'Commands:', '  serve                   start the HTTP API (what npm start runs)', '  worker                  run the webhook worker alone (serve runs one too)', '  migrate                 apply pending store migrations'];
+  const lines = ['Usage: gantry <command> [options] [--json]', '', 'Commands:'];
+  for (const [name, summary] of Object.entries(serviceCommands)) lines.push(`  ${name.padEnd(22)}  ${summary}`);
   for (const [name, command] of Object.entries(commands)) {
-    const options = Object.entries(command.options)
-      .map(([option, spec]) => {
-        const value = spec.type === 'boolean' ? '' : ` ${spec.choices?.join('|') ?? option.toUpperCase()}`;
-        return spec.required ? `--${option}${value}` : `[--${option}${value}]`;
-      })
-      .join(' ');
-    lines.push(`  ${name.padEnd(22)}  ${command.summary}`, `      ${options}`);
+    const options = Object.entries(command.options).map(([option, spec]) => optionSynopsis(option, spec));
+    lines.push(`  ${name.padEnd(22)}  ${command.summary}`, `      ${options.join(' ')}`);
   }
-  lines.push('', 'The store is chosen by the environment (DATA_DIR, or DATABASE_URL for PostgreSQL), as for the server.');
+  lines.push(
+    '',
+    'Options of every command: --json (print JSON), --help (what the command does and its options).',
+    'The store is chosen by the environment (DATA_DIR, or DATABASE_URL for PostgreSQL), as for the server.',
+  );
   return lines.join('\n');
+}
+
+/** One command's usage, its options explained. */
+function commandUsage(name: string, summary: string, options: Record<string, CommandOption>): string {
+  const explained: [string, string][] = [...Object.entries(options).map(([option, spec]): [string, string] => [optionWithValue(option, spec), spec.help]), ['--json', 'print the result as JSON']];
+  const width = Math.max(...explained.map(([option]) => option.length));
+  const synopsis = [name, ...Object.entries(options).map(([option, spec]) => optionSynopsis(option, spec)), '[--json]'].join(' ');
+  return [`Usage: gantry ${synopsis}`, '', summary, '', 'Options:', ...explained.map(([option, help]) => `  ${option.padEnd(width)}  ${help}`)].join('\n');
+}
+
+/** The usage `gantry help <words>` or `gantry <words> --help` asks for: of every command the words begin. */
+function helpFor(words: string[]): string {
+  if (words.length === 0) return usage();
+  const asked = words.join(' ');
+  const named = (name: string) => name === asked || name.startsWith(`${asked} `);
+  const usages = [
+    ...Object.entries(serviceCommands).filter(([name]) => named(name)).map(([name, summary]) => commandUsage(name, summary, {})),
+    ...Object.entries(commands).filter(([name]) => named(name)).map(([name, command]) => commandUsage(name, command.summary, command.options)),
+  ];
+  if (usages.length === 0) throw new UsageError(`unknown command: ${asked}\n\n${usage()}`);
+  return usages.join('\n\n');
 }
 
 function parseCommand(command: Command, args: string[]): Record<string, string | undefined> {
@@ -48,11 +87,17 @@ export async function runCli(argv: string[]): Promise<number> {
   const json = argv.includes('--json');
   const print = (payload: unknown, text: string) => console.log(json ? JSON.stringify(payload) : text);
   try {
-    if (!first || first === 'help' || first === '--help' || first === '-h') {
+    if (!first) {
       console.log(usage());
-      return first ? 0 : exitCodes.usage;
+      return exitCodes.usage;
     }
-    if (first === 'serve' || first === 'worker' || first === 'migrate') {
+    if (first === 'help' || argv.some((arg) => helpFlags.includes(arg))) {
+      const words = first === 'help' ? argv.slice(1) : argv;
+      const optionAt = words.findIndex((arg) => arg.startsWith('-'));
+      console.log(helpFor(optionAt === -1 ? words : words.slice(0, optionAt)));
+      return 0;
+    }
+    if (first in serviceCommands) {
       // These take no options but --json: anything else is a mistake worth saying.
       parseArgs({ args: argv.slice(1), strict: true, allowPositionals: false, options: { json: { type: 'boolean' } } });
     }

@@ -17,7 +17,7 @@ function rateLimited(waitMs: number): AppError {
 }
 
 /** Counts one request without a credential from this client address: 429 when its budget is spent. */
-async function takeAddress(ctx: DomainContext, client: ClientInfo): Promise<void> {
+export async function takeAddress(ctx: DomainContext, client: ClientInfo): Promise<void> {
   const decision = await ctx.accountLimits?.requestsPerAddress.take(client.address);
   if (decision && !decision.allowed) throw rateLimited(decision.retryAfterMs);
 }
@@ -26,8 +26,8 @@ type TokenPurpose = 'verify_email' | 'reset_password';
 const tokenTtlMs: Record<TokenPurpose, number> = { verify_email: 24 * 60 * minute, reset_password: 60 * minute };
 const tokenPage: Record<TokenPurpose, string> = { verify_email: 'verify-email', reset_password: 'reset-password' };
 
-/** A single-use link to a page of the web app, its token stored as a digest. */
-async function issueLink(ctx: DomainContext, tx: Queries, userId: string, purpose: TokenPurpose): Promise<string> {
+/** A single-use link to a page of the web app, its token stored as a digest; `next`: the page the web app opens after it. */
+async function issueLink(ctx: DomainContext, tx: Queries, userId: string, purpose: TokenPurpose, next: string | undefined): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   const now = ctx.clock.now();
   await tx.sessions.insertToken({
@@ -38,7 +38,7 @@ async function issueLink(ctx: DomainContext, tx: Queries, userId: string, purpos
     expires_at: new Date(now.getTime() + tokenTtlMs[purpose]).toISOString(),
     used_at: null,
   });
-  return `${ctx.baseUrl}/${tokenPage[purpose]}?token=${token}`;
+  return `${ctx.baseUrl}/${tokenPage[purpose]}?token=${token}${next === undefined ? '' : `&next=${encodeURIComponent(next)}`}`;
 }
 
 const mails = {
@@ -66,13 +66,13 @@ async function mayMail(ctx: DomainContext, email: string): Promise<boolean> {
 }
 
 /** Mails the user a link in a transaction of its own, unless the recipient was mailed too often lately (`mayMail`). */
-async function mailLinkIfAllowed(ctx: DomainContext, user: Pick<UserRow, 'id' | 'email'>, purpose: TokenPurpose, mail: keyof typeof mails): Promise<void> {
-  if (await mayMail(ctx, user.email)) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, purpose, mail));
+async function mailLinkIfAllowed(ctx: DomainContext, user: Pick<UserRow, 'id' | 'email'>, purpose: TokenPurpose, mail: keyof typeof mails, next?: string): Promise<void> {
+  if (await mayMail(ctx, user.email)) await ctx.store.transaction((tx) => mailLink(ctx, tx, user, purpose, mail, next));
 }
 
 /** Mails the user a link (in `tx`). */
-async function mailLink(ctx: DomainContext, tx: Queries, user: Pick<UserRow, 'id' | 'email'>, purpose: TokenPurpose, mail: keyof typeof mails): Promise<void> {
-  const link = await issueLink(ctx, tx, user.id, purpose);
+async function mailLink(ctx: DomainContext, tx: Queries, user: Pick<UserRow, 'id' | 'email'>, purpose: TokenPurpose, mail: keyof typeof mails, next?: string): Promise<void> {
+  const link = await issueLink(ctx, tx, user.id, purpose, next);
   await queueMail(tx, nowIso(ctx), [{ to: user.email, ...mails[mail](link) }]);
 }
 
@@ -81,12 +81,15 @@ export interface SignUpInput {
   password: string;
   name?: string;
   locale?: string;
+  /** The page of the web app the mailed link leads to once used (an invite link, say). */
+  next?: string;
 }
 
 /**
  * Creates an unverified account with its personal workspace and mails a verification
  * link. An address that already has an account is mailed a password-reset link instead;
  * the caller cannot tell the two apart (same answer, and the password is hashed either way).
+ * Either link carries `next`, for the web app to go on there.
  */
 export async function signUp(ctx: DomainContext, input: SignUpInput, client: ClientInfo): Promise<void> {
   await takeAddress(ctx, client);
@@ -94,12 +97,12 @@ export async function signUp(ctx: DomainContext, input: SignUpInput, client: Cli
   const existing = await ctx.store.q.users.findByEmail(email);
   if (existing) {
     await hashPassword(input.password);
-    await mailLinkIfAllowed(ctx, existing, 'reset_password', 'account_exists');
+    await mailLinkIfAllowed(ctx, existing, 'reset_password', 'account_exists', input.next);
     return;
   }
   const mailing = await mayMail(ctx, email);
   try {
-    await createUser(ctx, { email, password: input.password, name: input.name ?? null, locale: input.locale }, { inTransaction: async (tx, user) => (mailing ? mailLink(ctx, tx, user, 'verify_email', 'verify_email') : undefined) });
+    await createUser(ctx, { email, password: input.password, name: input.name ?? null, locale: input.locale }, { inTransaction: async (tx, user) => (mailing ? mailLink(ctx, tx, user, 'verify_email', 'verify_email', input.next) : undefined) });
   } catch (error) {
     // Signed up meanwhile by a concurrent request: that one mails the link.
     if (!(error instanceof AppError && error.code === 'conflict')) throw error;

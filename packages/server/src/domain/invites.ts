@@ -1,8 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Invite, InviteCreate, Member, Project } from '@gantry/contract';
-import type { InviteRow } from '../store/store.js';
-import { nowIso, type Actor, type DomainContext } from './context.js';
+import type { Invite, InviteCreate, InvitePreview, Member, Project } from '@gantry/contract';
+import type { InviteRow, ProjectRow, Queries } from '../store/store.js';
+import { takeAddress } from './accounts.js';
+import { nowIso, type Actor, type ClientInfo, type DomainContext } from './context.js';
 import { forbidden, notFound } from './errors.js';
+import { queueMail, type MailMessage } from './mail.js';
 import { grantProjectRole, presentMember, projectMembers } from './members.js';
 import { appendEvents } from './outbox.js';
 import { requireProject } from './permissions.js';
@@ -16,9 +18,19 @@ function presentInvite(row: InviteRow): Invite {
   return { id: row.id, role: row.role, email: row.email, expiresAt: row.expires_at, createdAt: row.created_at, createdBy: row.created_by };
 }
 
+/** The e-mail that brings an invite naming an address to that address. */
+function inviteMail(actor: Actor, projectName: string, row: InviteRow, url: string): MailMessage {
+  return {
+    to: row.email as string,
+    subject: `${actor.name} invited you to ${projectName} on Gantry`,
+    text: `${actor.name} invited you to plan "${projectName}" together in Gantry, as ${row.role}.\n\nOpen this link to join:\n\n${url}\n\nSign in, or create an account, with this address (${row.email}): the invite is for it only. The link works once, until ${row.expires_at.slice(0, 10)}.\n`,
+  };
+}
+
 /**
- * Creates an invite link (project owners). The link is answered once and never stored: only
- * its token's digest is. Emits `member.invited`, without the link.
+ * Creates an invite link (project owners). The link is answered once, and mailed when the
+ * invite names an e-mail address; it is never stored: only its token's digest is. Emits
+ * `member.invited`, without the link.
  */
 export async function createInvite(ctx: DomainContext, actor: Actor, projectId: string, input: InviteCreate): Promise<{ invite: Invite & { url: string } }> {
   const { project } = await requireProject(ctx, actor, projectId, 'owner');
@@ -37,13 +49,15 @@ export async function createInvite(ctx: DomainContext, actor: Actor, projectId: 
     accepted_at: null,
     accepted_by: null,
   };
+  const url = `${ctx.baseUrl}/join/${token}`;
   await ctx.store.transaction(async (tx) => {
     await tx.projects.insertInvite(row);
+    if (row.email !== null) await queueMail(tx, row.created_at, [inviteMail(actor, project.name, row, url)]);
     await appendEvents(tx, actor, row.created_at, [
       { type: 'member.invited', workspaceId: project.workspace_id, projectId: project.id, data: { invitation: { id: row.id, email: row.email, role: row.role, expiresAt: row.expires_at } } },
     ]);
   });
-  return { invite: { ...presentInvite(row), url: `${ctx.baseUrl}/join/${token}` } };
+  return { invite: { ...presentInvite(row), url } };
 }
 
 /** The project's invites that can still be accepted, newest first (project owners). */
@@ -60,6 +74,26 @@ export async function revokeInvite(ctx: DomainContext, actor: Actor, projectId: 
   if (invite.revoked_at === null) await ctx.store.q.projects.updateInvite(invite.id, { revoked_at: nowIso(ctx) });
 }
 
+/** The invite of a token and its project, if the invite can still be accepted; 404 otherwise, whichever the reason. */
+async function usableInvite(tx: Queries, token: string, now: string): Promise<{ invite: InviteRow; project: ProjectRow }> {
+  const invite = await tx.projects.findInviteByTokenHash(secretDigest(token));
+  const project = invite ? await tx.projects.findById(invite.project_id) : undefined;
+  if (!invite || !project || invite.revoked_at !== null || invite.accepted_at !== null || invite.expires_at <= now) {
+    throw notFound('invite (the link is unknown, expired, revoked or already used)');
+  }
+  return { invite, project };
+}
+
+/**
+ * What an invite link joins, for whoever holds it (signed in or not): the project's name and
+ * the role. Counted against the client address's budget of requests without a credential.
+ */
+export async function previewInvite(ctx: DomainContext, token: string, client: ClientInfo): Promise<InvitePreview> {
+  await takeAddress(ctx, client);
+  const { invite, project } = await usableInvite(ctx.store.q, token, nowIso(ctx));
+  return { projectName: project.name, role: invite.role, expiresAt: invite.expires_at };
+}
+
 /**
  * The signed-in person joins the invite's project with its role, as a direct role (a higher
  * direct role they have is kept); `member.joined` when they had none. An unknown, expired,
@@ -69,11 +103,7 @@ export async function revokeInvite(ctx: DomainContext, actor: Actor, projectId: 
 export async function acceptInvite(ctx: DomainContext, actor: Actor, token: string): Promise<{ project: Project; member: Member }> {
   const now = nowIso(ctx);
   const project = await ctx.store.transaction(async (tx) => {
-    const invite = await tx.projects.findInviteByTokenHash(secretDigest(token));
-    const project = invite ? await tx.projects.findById(invite.project_id) : undefined;
-    if (!invite || !project || invite.revoked_at !== null || invite.accepted_at !== null || invite.expires_at <= now) {
-      throw notFound('invite (the link is unknown, expired, revoked or already used)');
-    }
+    const { invite, project } = await usableInvite(tx, token, now);
     const user = await tx.users.findById(actor.userId);
     if (!user) throw notFound('user');
     if (invite.email !== null && normalizeEmail(user.email) !== invite.email) {

@@ -1,6 +1,6 @@
 import { isChangeSet, listedEvents, listedOptInEvents, routes, type ChangeSet, type DependencyCreate, type RouteName, type Routes, type TaskCreate } from '@gantry/contract';
 import { createOwnApiKey, listOwnApiKeys, revokeOwnApiKey } from './api-keys.js';
-import { acceptInvite, createInvite, listInvites, revokeInvite } from './invites.js';
+import { acceptInvite, createInvite, listInvites, previewInvite, revokeInvite } from './invites.js';
 import { completePasswordReset, requestPasswordReset, signIn, signUp, updateMe, verifyEmail, type SignedIn } from './accounts.js';
 import { listProjectMembers, removeMemberRole, setMemberRole } from './members.js';
 import { listGrants, revokeGrant } from './oauth-grants.js';
@@ -134,6 +134,7 @@ export const operations = {
     await revokeInvite(ctx, actor, params.projectId, params.inviteId);
     return { id: params.inviteId, revoked: true as const };
   }),
+  previewInvite: definePublicOperation(routes.previewInvite, async (ctx, { body }, client) => ({ invite: await previewInvite(ctx, body.token, client) })),
   acceptInvite: defineOperation(routes.acceptInvite, (ctx, actor, { body }) => acceptInvite(ctx, actor, body.token)),
 
   createWebhook: defineOperation(routes.createWebhook, (ctx, actor, { body }) => createWebhook(ctx, actor, body)),

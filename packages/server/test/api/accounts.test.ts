@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rawPost } from '../mcp/support.js';
+import { fieldPaths, type ErrorBody } from '../support/planning.js';
 import { sessionCookieOf, signedInPerson, signIn } from '../support/sessions.js';
 import { provisionUser, startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -99,6 +100,22 @@ describe('web sessions', () => {
     expect([unknownReset.status, unknownReset.body]).toEqual([202, { resetSent: true }]);
     expect([knownReset.status, knownReset.body]).toEqual([202, { resetSent: true }]);
     expect(await mailsTo(server, 'nobody@example.com')).toEqual([]);
+  });
+
+  it('carries the page to go on to (an invite link) in the mailed link, for a new address and a registered one; only a path of the web app', async () => {
+    const next = '/join/Zm9vYmFy-_1';
+    await provisionUser(server, 'returning@example.com');
+    for (const email of ['newcomer@example.com', 'returning@example.com']) {
+      expect((await server.request('POST', '/api/auth/signup', { body: { email, password, next } })).status).toBe(202);
+      const [mail] = await mailsTo(server, email);
+      expect(mail?.body).toMatch(/\/(verify-email|reset-password)\?token=[\w-]+&next=%2Fjoin%2FZm9vYmFy-_1\n/);
+    }
+    for (const elsewhere of ['https://evil.example/join/x', '//evil.example', '/\\evil.example', 'join/x']) {
+      const refused = await server.request<ErrorBody>('POST', '/api/auth/signup', { body: { email: 'elsewhere@example.com', password, next: elsewhere } });
+      expect(refused.status, elsewhere).toBe(400);
+      expect(fieldPaths(refused.body)).toEqual(['next']);
+    }
+    expect(await mailsTo(server, 'elsewhere@example.com')).toEqual([]);
   });
 
   it('refuses a wrong password or an unknown e-mail (401), and an unverified address (403, with a fresh link)', async () => {

@@ -140,11 +140,35 @@ describe('gantry CLI', () => {
       });
     });
 
-    it('prints the usage with --help (exit 0) and without a command (exit 2)', async () => {
-      const [help, none] = await Promise.all([server.cli('--help'), server.cli()]);
-      expect(help.code).toBe(0);
-      expect(help.stdout).toMatch(/key create/);
+    it('prints the usage with --help, -h and help (exit 0) and without a command (exit 2)', async () => {
+      const [none, ...helps] = await Promise.all([server.cli(), server.cli('--help'), server.cli('-h'), server.cli('help')]);
+      for (const help of helps) {
+        expect(help.code, help.stderr).toBe(0);
+        expect(help.stdout).toMatch(/^Usage: gantry <command>/);
+        expect(help.stdout).toMatch(/serve .*\n(.*\n)*  key create .*\n +--email EMAIL --scope read\|write/);
+      }
       expect(none.code).toBe(2);
+      expect(none.stdout).toMatch(/^Usage: gantry <command>/);
+    });
+
+    it("prints a command's usage, its options explained, with <command> --help or help <command> (exit 0)", async () => {
+      const [mailList, helpKeyCreate, serve, user, unknown] = await Promise.all([
+        server.cli('mail', 'list', '--help'),
+        server.cli('help', 'key', 'create'),
+        server.cli('serve', '--help'),
+        server.cli('user', '-h'),
+        server.cli('frobnicate', '--help'),
+      ]);
+      for (const help of [mailList, helpKeyCreate, serve, user]) expect(help.code, help.stderr).toBe(0);
+      expect(mailList.stdout).toMatch(/^Usage: gantry mail list \[--pending\] \[--limit LIMIT\] \[--json\]\n/);
+      expect(mailList.stdout).toMatch(/\n  --pending +only messages not sent yet\n  --limit LIMIT +the newest this many/);
+      expect(mailList.stdout).not.toContain('key create');
+      expect(helpKeyCreate.stdout).toMatch(/^Usage: gantry key create --email EMAIL --scope read\|write\|service:read\|service:write /);
+      expect(helpKeyCreate.stdout).toMatch(/\n  --expires EXPIRES +expiry, ISO 8601/);
+      expect(serve.stdout).toMatch(/^Usage: gantry serve \[--json\]\n\nstart the HTTP API/);
+      expect(user.stdout).toMatch(/^Usage: gantry user create /);
+      expect(unknown.code).toBe(2);
+      expect(unknown.stderr).toMatch(/unknown command: frobnicate/);
     });
   });
 
@@ -246,6 +270,16 @@ describe('gantry CLI', () => {
         expect(refused.stderr, limit).toMatch(/--limit/);
       }
     });
+
+    it('shows each message\'s links without --json: a self-hoster without SMTP verifies, resets and joins with them', async () => {
+      expect((await server.request('POST', '/api/auth/signup', { body: { email: 'linked@example.com', password: 'correct horse battery' } })).status).toBe(202);
+      const listed = await server.cli('mail', 'list');
+      expect(listed.code, listed.stderr).toBe(0);
+      const lines = listed.stdout.split('\n');
+      const heading = lines.findIndex((line) => line.includes('linked@example.com'));
+      expect(heading, listed.stdout).toBeGreaterThanOrEqual(0);
+      expect(lines[heading + 1]).toMatch(new RegExp(`^ +${server.config.baseUrl}/verify-email\\?token=[\\w-]{43}$`));
+    });
   });
 
   describe('more refusals', () => {
@@ -311,13 +345,17 @@ describe('gantry CLI', () => {
       const exit = exited(child);
       const baseUrl = await new Promise<string>((resolve, reject) => {
         child.stdout?.on('data', () => {
-          const serving = serve.stdout().split('\n').find((line) => line.includes('gantry is serving'));
+          const serving = serve.stdout().split('\n').find((line) => line.includes('Gantry is ready at'));
           if (serving) resolve((JSON.parse(serving) as { baseUrl: string }).baseUrl);
         });
         child.once('exit', () => reject(new Error(`serve exited early: ${serve.stdout()}`)));
       });
       try {
         expect(baseUrl).toMatch(/^http:\/\/localhost:[1-9][0-9]*$/);
+        // The log names the address people must open, and no other: 127.0.0.1 would refuse their changes as cross-site.
+        const messages = serve.stdout().split('\n').filter(Boolean).map((line) => (JSON.parse(line) as { msg: string }).msg);
+        expect(messages).toContain(`Gantry is ready at ${baseUrl}`);
+        expect(messages.filter((message) => /https?:\/\//.test(message))).toEqual([`Gantry is ready at ${baseUrl}`]);
         const document = (await (await fetch(`http://127.0.0.1:${new URL(baseUrl).port}/api/openapi.json`)).json()) as { servers: { url: string }[] };
         expect(document.servers[0]?.url).toBe(baseUrl);
       } finally {

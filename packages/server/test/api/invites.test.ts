@@ -74,6 +74,35 @@ describe('project invites', () => {
     expect(list.every((i) => !('url' in i))).toBe(true);
   });
 
+  it('mails the link to the address an invite names, naming the project and the inviter; an invite without one mails nobody', async () => {
+    const outbox = async () => server.store.q.outbox.listMail({ pendingOnly: false, limit: 1000 });
+    const before = (await outbox()).length;
+    const { url } = (await invite({ role: 'viewer', email: 'Mailed@Example.com' })).body.invite;
+    const mailed = (await outbox()).slice(before);
+    expect(mailed.map((mail) => [mail.to_address, mail.subject])).toEqual([['mailed@example.com', 'inviter invited you to Invited on Gantry']]);
+    expect(mailed[0]?.body).toContain(`\n${url}\n`);
+    expect(mailed[0]?.body).toMatch(/as viewer/);
+    await invite({ role: 'viewer' });
+    expect((await outbox()).length).toBe(before + 1);
+  });
+
+  it('tells whoever holds a link, without a session, what it joins; an unknown, revoked, expired or used link is the same 404', async () => {
+    const preview = (token: string) => server.request<{ invite: { projectName: string; role: string; expiresAt: string } } & ErrorBody>('POST', '/api/invites/preview', { body: { token } });
+    const open = (await invite({ role: 'editor', expiresInDays: 2 })).body.invite;
+    expect((await preview(tokenOf(open.url))).body).toEqual({ invite: { projectName: 'Invited', role: 'editor', expiresAt: open.expiresAt } });
+
+    const revoked = (await invite({ role: 'viewer' })).body.invite;
+    await server.request('POST', `/api/projects/${projectId}/invites/${revoked.id}/revoke`, { key: owner.key });
+    const used = (await invite({ role: 'viewer', email: 'third@example.com' })).body.invite;
+    await accept(await as('third@example.com'), tokenOf(used.url));
+    const gone = await Promise.all([tokenOf(revoked.url), tokenOf(used.url), 'no-such-token'].map(preview));
+    server.clock.advance(2 * dayMs + 60_000);
+    gone.push(await preview(tokenOf(open.url)));
+    for (const answer of gone) expect(answer).toMatchObject({ status: 404, body: { error: 'not_found' } });
+    expect(new Set(gone.map((answer) => answer.body.message)).size).toBe(1);
+    expect((await preview('')).status).toBe(400);
+  });
+
   it('refuses bad input with every field named, and anyone but an owner; nothing is written', async () => {
     const before = (await storedEvents(server, projectId)).length;
     const bad = await invite({ role: 'boss', email: 'not an address', expiresInDays: 31 });

@@ -25,3 +25,12 @@ export function screenshots(group: string): (page: Page, name: string) => Promis
   mkdirSync(directory, { recursive: true });
   return (page, name) => page.screenshot({ path: path.join(directory, `${group}-${name}.png`) });
 }
+
+/** Signs in through the web app's sign-in page, until the projects page shows. */
+export async function signInThroughPage(page: Page, serverUrl: string, email: string, password: string): Promise<void> {
+  await page.goto(`${serverUrl}/sign-in`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Projects' }).waitFor();
+}

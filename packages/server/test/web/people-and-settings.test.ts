@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { launchBrowser, newPage, screenshots } from '../support/browser.js';
+import { launchBrowser, newPage, screenshots, signInThroughPage } from '../support/browser.js';
 import { startReceiver } from '../support/receiver.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
@@ -17,11 +17,7 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     const created = await server.cli('user', 'create', '--email', email, '--name', name, '--password', 'correct horse battery', '--json');
     expect(created.code, created.stderr).toBe(0);
     const page = await newPage(browser);
-    await page.goto(`${server.url}/sign-in`);
-    await page.getByLabel('E-mail').fill(email);
-    await page.getByLabel('Password').fill('correct horse battery');
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    await signInThroughPage(page, server.url, email, 'correct horse battery');
     return page;
   }
 
@@ -138,6 +134,47 @@ describe('the web app: inviting and joining, API keys, webhooks', () => {
     expect(events('member.joined')).toHaveLength(1);
     expect(events('member.joined')[0]).toMatchObject({ actor: { name: 'Gus Guest' }, data: { member: { name: 'Gus Guest', role: 'editor' } } });
     expect(events('task.created')[0]).toMatchObject({ actor: { name: 'Gus Guest', client: null } });
+  });
+
+  test('a newcomer invited by e-mail: the mail brings the link, sign-in names the project, sign-up and verification lead back to join it', async () => {
+    const ownerKey = ((await server.cli('key', 'create', '--email', 'owner@example.com', '--scope', 'write', '--json')).json as { key: string }).key;
+    const { body: created } = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key: ownerKey, body: { name: 'Rocket' } });
+    await owner.goto(`${server.url}/projects/${created.project.id}`);
+    await owner.getByRole('button', { name: 'Members' }).click();
+    const panel = owner.getByRole('complementary', { name: 'Members' });
+    await panel.getByLabel('Invite as').selectOption('editor');
+    await panel.getByLabel('Only for this e-mail (optional)').fill('newbie@example.com');
+    await panel.getByRole('button', { name: 'Create invite link' }).click();
+    await panel.getByText('The link was e-mailed to newbie@example.com').waitFor();
+    const mailedLink = async (to: string, page: string) => {
+      const bodies = (await server.store.q.outbox.listMail({ pendingOnly: false, limit: 1000 })).filter((mail) => mail.to_address === to).map((mail) => mail.body);
+      return new RegExp(`https?://\\S+/${page}\\S*`).exec(bodies.join('\n'))?.[0].replace(server.config.baseUrl, server.url) ?? '';
+    };
+    const invite = await mailedLink('newbie@example.com', 'join/');
+    expect(invite).toMatch(/\/join\/[\w-]{43}$/);
+
+    const newbie = await newPage(browser);
+    await newbie.goto(invite);
+    await newbie.getByRole('heading', { name: 'Sign in to Gantry' }).waitFor();
+    const notice = newbie.getByRole('status');
+    await notice.getByText('You were invited to join Rocket as editor.').waitFor();
+    await screenshot(newbie, '05-invited-sign-in');
+    await notice.getByRole('link', { name: 'create an account' }).click();
+    await newbie.getByRole('heading', { name: 'Create your Gantry account' }).waitFor();
+    await newbie.getByText('You were invited to join Rocket as editor.').waitFor();
+    await newbie.getByLabel('Name').fill('Nina Newbie');
+    await newbie.getByLabel('E-mail').fill('newbie@example.com');
+    await newbie.getByLabel(/^Password/).fill('correct horse battery');
+    await newbie.getByRole('button', { name: 'Create account' }).click();
+    await newbie.getByText('join the project you were invited to').waitFor();
+
+    await newbie.goto(await mailedLink('newbie@example.com', 'verify-email'));
+    await newbie.getByRole('heading', { name: 'Join Rocket as editor' }).waitFor();
+    await screenshot(newbie, '06-join');
+    await newbie.getByRole('button', { name: 'Join the project' }).click();
+    await newbie.getByRole('heading', { name: /Rocket/ }).waitFor();
+    const members = (await server.request<{ members: { email: string; role: string }[] }>('GET', `/api/projects/${created.project.id}/members`, { key: ownerKey })).body.members;
+    expect(members.find((member) => member.email === 'newbie@example.com')?.role).toBe('editor');
   });
 
   test('a browser left signed in elsewhere is signed out from the settings', async () => {

@@ -49,6 +49,11 @@ describe('the web app, from sign-up to a first plan', () => {
     expect(link, mail?.body).toBeDefined();
     await page.goto(link!);
     await page.getByRole('heading', { name: 'Projects' }).waitFor();
+    // The link opened again while signed in (a second click in the mail) takes the person on.
+    await page.goto(link!);
+    await page.getByRole('heading', { name: 'Your e-mail address is already verified' }).waitFor();
+    await page.getByRole('link', { name: 'Go to your projects' }).click();
+    await page.getByRole('heading', { name: 'Projects' }).waitFor();
 
     // The same person's key, to watch the plan through the API and subscribe to its events.
     const created = await server.cli('key', 'create', '--email', 'grace@example.com', '--scope', 'write', '--json');

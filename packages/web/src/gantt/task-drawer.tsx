@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, describeError } from '../api';
+import { ApiError, describeError } from '../api';
 import { Alert, Field } from '../components';
 import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
-import type { Calendar, Comment, Dependency, Member, PlanTask, Resource, TaskPatch } from '../types';
+import type { Calendar, Dependency, Member, PlanTask, Resource, TaskPatch } from '../types';
+import { TaskComments } from './task-comments';
 import { constraintLabels, draftOf, patchOf, taskFields, type TaskField } from './task-fields';
 import { workingDaysBetween } from './time-scale';
 
@@ -43,15 +44,7 @@ export function TaskDrawer(props: TaskDrawerProps) {
   const { task } = props;
   const [draft, setDraft] = useState(() => draftOf(task));
   const [error, setError] = useState<ApiError | string | null>(null);
-  const [comments, setComments] = useState<Comment[]>([]);
-  const [comment, setComment] = useState('');
   useEffect(() => setDraft(draftOf(task)), [task]);
-  useEffect(() => {
-    api<{ comments: Comment[] }>('GET', `/api/projects/${props.projectId}/tasks/${task.id}/comments`).then(
-      (answer) => setComments(answer.comments),
-      (caught: unknown) => setError(describeError(caught)),
-    );
-  }, [props.projectId, task.id]);
 
   const isAssigned = (resourceId: string) => props.assignedResourceIds.includes(resourceId);
   const assignedUserIds = props.members.filter((member) => member.resourceId !== null && isAssigned(member.resourceId)).map((member) => member.userId);
@@ -69,19 +62,6 @@ export function TaskDrawer(props: TaskDrawerProps) {
       await props.onSave(patchOf(task, draft));
     } catch (caught) {
       setError(caught instanceof ApiError ? caught : describeError(caught));
-    }
-  };
-
-  const addComment = async (event: FormEvent) => {
-    event.preventDefault();
-    // "@Name" mentions a member by the name the project lists.
-    const mentions = props.members.filter((member) => comment.includes(`@${member.name}`)).map((member) => member.userId);
-    try {
-      const { comment: added } = await api<{ comment: Comment }>('POST', `/api/projects/${props.projectId}/tasks/${task.id}/comments`, { body: comment, mentions });
-      setComments([...comments, added]);
-      setComment('');
-    } catch (caught) {
-      setError(describeError(caught));
     }
   };
 
@@ -217,24 +197,7 @@ export function TaskDrawer(props: TaskDrawerProps) {
         <h3>Successors</h3>
         {successors.length === 0 ? <p className="muted">None.</p> : <ul>{successors.map((dependency) => linkRow(dependency, dependency.successorId))}</ul>}
       </section>
-      <section aria-label="Comments">
-        <h3>Comments</h3>
-        <ul className="comments">
-          {comments.map((item) => (
-            <li key={item.id}>
-              <strong>{item.authorName}</strong> <span className="muted">{formatDateTime(item.createdAt)}</span>
-              <p>{item.body}</p>
-            </li>
-          ))}
-        </ul>
-        <form onSubmit={addComment}>
-          <div className="field">
-            <label htmlFor="task-comment">Add a comment (mention with @Name)</label>
-            <textarea id="task-comment" rows={2} value={comment} onChange={(event) => setComment(event.target.value)} required />
-          </div>
-          <button type="submit">Comment</button>
-        </form>
-      </section>
+      <TaskComments key={task.id} projectId={props.projectId} taskId={task.id} members={props.members} />
     </aside>
   );
 }

@@ -4,10 +4,42 @@ import { browserLocale } from '../format';
 import { api, ApiError, describeError } from '../api';
 import { Alert, Card, Field } from '../components';
 import { useSession, type SessionAnswer } from '../session';
+import { inviteTokenOf, unusableInvite, useInvitePreview } from './join-page';
 
 /** Where to go after signing in: a path of this app only (never another site, nor `//host`). */
 export function localPath(next: string | null): string {
   return next && next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') ? next : '/';
+}
+
+/** The page `?next=` names to go on to after signing in or up, if it is one of this app. */
+function nextOf(params: URLSearchParams): string | null {
+  const next = params.get('next');
+  return next !== null && localPath(next) === next ? next : null;
+}
+
+/** `?next=…`, for the links between these pages to carry the page to go on to along. */
+function nextQuery(next: string | null): string {
+  return next === null ? '' : `?next=${encodeURIComponent(next)}`;
+}
+
+/** Says that an invite link brought the person here (when `next` is one), and what it joins. */
+function InviteNotice({ next }: { next: string | null }) {
+  const token = inviteTokenOf(next);
+  const { invite } = useInvitePreview(token);
+  if (token === null) return null;
+  if (invite === null) return <Alert>The invite link you followed cannot be used: {unusableInvite}.</Alert>;
+  const signUp = <Link to={`/sign-up${nextQuery(next)}`}>create an account</Link>;
+  return (
+    <Alert kind="info">
+      {invite ? (
+        <>
+          You were invited to join <strong>{invite.projectName}</strong> as {invite.role}. Sign in or {signUp} to join it.
+        </>
+      ) : (
+        <>Sign in or {signUp} to join the project you were invited to.</>
+      )}
+    </Alert>
+  );
 }
 
 /** Runs a form's call, keeping what it refused for the fields to show. */
@@ -35,17 +67,19 @@ export function SignInPage() {
   const { started } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const next = nextOf(params);
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const form = useSubmit(
     () => api<SessionAnswer>('POST', '/api/auth/session', { email, password }),
     (answer) => {
       started(answer);
-      void navigate(localPath(params.get('next')));
+      void navigate(next ?? '/');
     },
   );
   return (
     <Card title="Sign in to Gantry">
+      <InviteNotice next={next} />
       <form onSubmit={form.onSubmit}>
         {form.message && <Alert>{form.message}</Alert>}
         <Field label="E-mail" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} error={form.fieldError('email')} />
@@ -55,27 +89,32 @@ export function SignInPage() {
         </button>
       </form>
       <p className="muted">
-        <Link to="/sign-up">Create an account</Link> · <Link to="/forgot-password">Forgot your password?</Link>
+        <Link to={`/sign-up${nextQuery(next)}`}>Create an account</Link> · <Link to="/forgot-password">Forgot your password?</Link>
       </p>
     </Card>
   );
 }
 
 export function SignUpPage() {
+  const [params] = useSearchParams();
+  const next = nextOf(params);
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [sent, setSent] = useState(false);
-  const form = useSubmit(() => api('POST', '/api/auth/signup', { name: name || undefined, email, password, locale: browserLocale() }), () => setSent(true));
+  const form = useSubmit(() => api('POST', '/api/auth/signup', { name: name || undefined, email, password, locale: browserLocale(), next: next ?? undefined }), () => setSent(true));
   if (sent) {
     return (
       <Card title="Check your e-mail">
-        <Alert kind="info">We sent a link to {email}. Open it to verify your address and start planning.</Alert>
+        <Alert kind="info">
+          We sent a link to {email}. Open it to verify your address and {inviteTokenOf(next) ? 'join the project you were invited to' : 'start planning'}.
+        </Alert>
       </Card>
     );
   }
   return (
     <Card title="Create your Gantry account">
+      <InviteNotice next={next} />
       <form onSubmit={form.onSubmit}>
         {form.message && <Alert>{form.message}</Alert>}
         <Field label="Name" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} error={form.fieldError('name')} />
@@ -86,17 +125,22 @@ export function SignUpPage() {
         </button>
       </form>
       <p className="muted">
-        Already have an account? <Link to="/sign-in">Sign in</Link>
+        Already have an account? <Link to={`/sign-in${nextQuery(next)}`}>Sign in</Link>
       </p>
     </Card>
   );
 }
 
-/** The link of the verification e-mail: verifies the address and signs the person in. */
+/**
+ * The link of the verification e-mail: verifies the address, signs the person in and goes on
+ * (to `next`, the page sign-up was asked from). A link used before, opened while signed in
+ * (its address is verified then), goes on from there too.
+ */
 export function VerifyEmailPage() {
-  const { started } = useSession();
+  const { user, started } = useSession();
   const navigate = useNavigate();
   const [params] = useSearchParams();
+  const next = nextOf(params);
   const [error, setError] = useState<string | null>(null);
   const asked = useRef(false);
   useEffect(() => {
@@ -105,12 +149,35 @@ export function VerifyEmailPage() {
     api<SessionAnswer>('POST', '/api/auth/verify-email', { token: params.get('token') ?? '' }).then(
       (answer) => {
         started(answer);
-        void navigate('/', { replace: true });
+        void navigate(next ?? '/', { replace: true });
       },
       (caught: unknown) => setError(describeError(caught)),
     );
-  }, [params, started, navigate]);
-  return <Card title="Verifying your e-mail">{error ? <Alert>This link cannot be used: {error}</Alert> : <p>One moment…</p>}</Card>;
+  }, [params, next, started, navigate]);
+  if (error && user) {
+    return (
+      <Card title="Your e-mail address is already verified">
+        <p>This link was used already. You are signed in as {user.email}.</p>
+        <p>
+          <Link to={next ?? '/'}>{next ? 'Go on where you were going' : 'Go to your projects'}</Link>
+        </p>
+      </Card>
+    );
+  }
+  return (
+    <Card title="Verifying your e-mail">
+      {error && user === null ? (
+        <>
+          <Alert>This link cannot be used: {error}</Alert>
+          <p className="muted">
+            <Link to={`/sign-in${nextQuery(next)}`}>Sign in</Link>: if your address is not verified yet, a new link is mailed to you.
+          </p>
+        </>
+      ) : (
+        <p>One moment…</p>
+      )}
+    </Card>
+  );
 }
 
 export function ForgotPasswordPage() {
@@ -143,7 +210,7 @@ export function ResetPasswordPage() {
     () => api<SessionAnswer>('POST', '/api/auth/password-reset/complete', { token: params.get('token') ?? '', password }),
     (answer) => {
       started(answer);
-      void navigate('/', { replace: true });
+      void navigate(nextOf(params) ?? '/', { replace: true });
     },
   );
   return (

@@ -1,13 +1,38 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api, describeError } from '../api';
+import { api, ApiError, describeError } from '../api';
 import { Alert, Card } from '../components';
-import type { Project } from '../types';
+import type { InvitePreview, Project } from '../types';
+
+/** The token of an invite link's path (`/join/{token}`), or null for any other path. */
+export function inviteTokenOf(path: string | null): string | null {
+  return /^\/join\/([^/?#]+)$/.exec(path ?? '')?.[1] ?? null;
+}
+
+/**
+ * What an invite link joins, asked without a session: undefined while asked (or when there
+ * is no token), null when the link cannot be used, and the error of any other failure.
+ */
+export function useInvitePreview(token: string | null): { invite: InvitePreview | null | undefined; error: string | null } {
+  const [invite, setInvite] = useState<InvitePreview | null | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (token === null) return;
+    api<{ invite: InvitePreview }>('POST', '/api/invites/preview', { token }).then(
+      (answer) => setInvite(answer.invite),
+      (caught: unknown) => (caught instanceof ApiError && caught.status === 404 ? setInvite(null) : setError(describeError(caught))),
+    );
+  }, [token]);
+  return { invite, error };
+}
+
+export const unusableInvite = 'the link is unknown, expired, revoked or already used';
 
 /** An invite link: the signed-in person joins the project with the invite's role. */
 export function JoinPage() {
   const { token = '' } = useParams();
   const navigate = useNavigate();
+  const preview = useInvitePreview(token);
   const [error, setError] = useState<string | null>(null);
   const join = async () => {
     try {
@@ -17,9 +42,17 @@ export function JoinPage() {
       setError(describeError(caught));
     }
   };
+  const { invite } = preview;
+  if (invite === null) {
+    return (
+      <Card title="Join a project">
+        <Alert>This invite cannot be used: {unusableInvite}. Ask the person who invited you for a new link.</Alert>
+      </Card>
+    );
+  }
   return (
-    <Card title="Join a project">
-      {error && <Alert>This invite cannot be used: {error}</Alert>}
+    <Card title={invite ? `Join ${invite.projectName} as ${invite.role}` : 'Join a project'}>
+      {(error ?? preview.error) && <Alert>This invite cannot be used: {error ?? preview.error}</Alert>}
       <p>You were invited to plan together in Gantry.</p>
       <button type="button" onClick={() => void join()}>
         Join the project

@@ -11,7 +11,7 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
   const [invites, setInvites] = useState<Invite[]>([]);
   const [role, setRole] = useState<ProjectRole>('editor');
   const [email, setEmail] = useState('');
-  const [link, setLink] = useState<string | null>(null);
+  const [created, setCreated] = useState<{ url: string; email: string | null } | null>(null);
   const [error, setError] = useState<ApiError | string | null>(null);
 
   const load = useCallback(async () => {
@@ -28,8 +28,8 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
     event.preventDefault();
     setError(null);
     try {
-      const answer = await api<{ invite: { url: string } }>('POST', `/api/projects/${projectId}/invites`, { role, email: email === '' ? null : email });
-      setLink(answer.invite.url);
+      const answer = await api<{ invite: Invite & { url: string } }>('POST', `/api/projects/${projectId}/invites`, { role, email: email === '' ? null : email });
+      setCreated(answer.invite);
       setEmail('');
       await load();
     } catch (caught) {
@@ -107,9 +107,9 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
             <Field label="Only for this e-mail (optional)" type="email" value={email} onChange={(e) => setEmail(e.target.value)} error={error instanceof ApiError ? error.field('email') : undefined} />
             <button type="submit">Create invite link</button>
           </form>
-          {link && (
+          {created && (
             <Alert kind="info">
-              Send this link (shown only now): <code className="secret">{link}</code>
+              {created.email ? `The link was e-mailed to ${created.email}; you may also send it yourself` : 'Send this link'} (shown only now): <code className="secret">{created.url}</code>
             </Alert>
           )}
           {invites.length > 0 && (
