@@ -73,6 +73,7 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).optional().default('info'),
   GANTRY_RATE_LIMIT_READS: positiveInt(240),
   GANTRY_RATE_LIMIT_WRITES: positiveInt(60),
+  GANTRY_RATE_LIMIT_SESSION_WRITES: positiveInt(600),
   GANTRY_TRUST_PROXY: z
     .string()
     .optional()
@@ -116,7 +117,8 @@ export interface Config {
   /** How long a worker holds a claimed delivery; a crashed worker's deliveries are sent again after it. */
   webhookLeaseSec: number;
   logLevel: string;
-  rateLimits: { readsPerMinute: number; writesPerMinute: number };
+  /** Per key, OAuth grant or web session; a web session's writes have a budget of their own (a person at the keyboard undoing fifty steps). */
+  rateLimits: { readsPerMinute: number; writesPerMinute: number; sessionWritesPerMinute: number };
   /** The reverse proxies whose `X-Forwarded-For` names the client's address (sign-in limits count per address); false: none. */
   trustProxy: readonly string[] | false;
 }
@@ -154,7 +156,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     webhookRetryDelaysSec: Object.freeze(e.GANTRY_WEBHOOK_RETRY_DELAYS),
     webhookLeaseSec: e.GANTRY_WEBHOOK_LEASE_SEC,
     logLevel: e.LOG_LEVEL,
-    rateLimits: Object.freeze({ readsPerMinute: e.GANTRY_RATE_LIMIT_READS, writesPerMinute: e.GANTRY_RATE_LIMIT_WRITES }),
+    rateLimits: Object.freeze({ readsPerMinute: e.GANTRY_RATE_LIMIT_READS, writesPerMinute: e.GANTRY_RATE_LIMIT_WRITES, sessionWritesPerMinute: e.GANTRY_RATE_LIMIT_SESSION_WRITES }),
     trustProxy: e.GANTRY_TRUST_PROXY && Object.freeze(e.GANTRY_TRUST_PROXY),
   });
 }

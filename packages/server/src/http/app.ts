@@ -162,6 +162,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     limiters: {
       reads: new SlidingWindowLimiter('reads', deps.config.rateLimits.readsPerMinute, limits.rateLimitWindowMs, deps.clock, windows),
       writes: new SlidingWindowLimiter('writes', deps.config.rateLimits.writesPerMinute, limits.rateLimitWindowMs, deps.clock, windows),
+      sessionWrites: new SlidingWindowLimiter('session-writes', deps.config.rateLimits.sessionWritesPerMinute, limits.rateLimitWindowMs, deps.clock, windows),
     },
   };
   const audit = new AuditLog(deps.store, deps.logger);

@@ -14,6 +14,8 @@ declare module 'fastify' {
 export interface RateLimiters {
   reads: SlidingWindowLimiter;
   writes: SlidingWindowLimiter;
+  /** A web session's writes: a person editing a plan by keyboard writes faster than an integration is allowed to. */
+  sessionWrites: SlidingWindowLimiter;
 }
 
 /**
@@ -74,7 +76,8 @@ export function isRead(method: string): boolean {
  */
 export async function enforceRateLimit(limiters: RateLimiters, actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write' = isRead(request.method) ? 'read' : 'write'): Promise<void> {
   const read = kind === 'read';
-  const decision = await (read ? limiters.reads : limiters.writes).take(rateLimitIdentity(actor));
+  const limiter = read ? limiters.reads : actor.credential.kind === 'session' ? limiters.sessionWrites : limiters.writes;
+  const decision = await limiter.take(rateLimitIdentity(actor));
   reply.header('x-ratelimit-limit', decision.limit);
   reply.header('x-ratelimit-remaining', decision.remaining);
   if (!decision.allowed) {

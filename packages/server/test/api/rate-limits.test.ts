@@ -1,5 +1,6 @@
 import { limits } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInPerson } from '../support/sessions.js';
 import { provisionUser, startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
 
 type ErrorBody = { error: string; message?: string; details?: { retryAfterSec?: number } };
@@ -53,7 +54,7 @@ describe('rate limits', () => {
     expect(limits.readRequestsPerMinute).toBe(240);
     expect(limits.writeRequestsPerMinute).toBe(60);
     expect(limits.rateLimitWindowMs).toBe(60_000);
-    expect(server.config.rateLimits).toEqual({ readsPerMinute: 240, writesPerMinute: 60 });
+    expect(server.config.rateLimits).toEqual({ readsPerMinute: 240, writesPerMinute: 60, sessionWritesPerMinute: 600 });
   });
 
   it('allows 240 reads in a minute, answers the 241st 429 rate_limited; writes and other keys keep their own budgets', async () => {
@@ -135,6 +136,24 @@ describe('rate limits', () => {
     // Refusals do not count: once the window has passed, writes pass again.
     server.clock.advance(60_001);
     expect((await server.request('PATCH', `/api/projects/${projectId}`, { key, body: { description: 'later' } })).status).toBe(200);
+  });
+
+  it("gives a web session 600 writes a minute of its own: the same person's key keeps its 60", async () => {
+    const carol = await signedInPerson(server, 'carol@example.com', 'Carol');
+    const created = await server.cli('key', 'create', '--email', 'carol@example.com', '--scope', 'write', '--json');
+    const key = (created.json as { key: string }).key;
+    const projectId = (await server.request<{ project: { id: string } }>('POST', '/api/projects', { headers: carol.headers, body: { name: 'By keyboard' } })).body.project.id;
+    const statuses: number[] = [];
+    for (let i = 0; i < 599; i++) statuses.push((await server.request('PATCH', `/api/projects/${projectId}`, { headers: carol.headers, body: { description: `edit ${i}` } })).status);
+    expect(new Set(statuses)).toEqual(new Set([200]));
+    const refused = await server.request<ErrorBody>('PATCH', `/api/projects/${projectId}`, { headers: carol.headers, body: { description: 'one too many' } });
+    expectRateLimited(refused);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('600');
+    // The key has its own budget, the API's.
+    const byKey = await server.request('PATCH', `/api/projects/${projectId}`, { key, body: { description: 'by key' } });
+    expect(byKey.status).toBe(200);
+    expect(byKey.headers.get('x-ratelimit-limit')).toBe('60');
+    server.clock.advance(60_001);
   });
 
   it('does not count requests without a valid key against anyone', async () => {
