@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { barSpan, chartLayout, geometry, linksByTask } from '../src/gantt/layout';
+import { varianceLabel } from '../src/gantt/task-drawer';
 import { drag, gestureOf, grab, idle, release } from '../src/gantt/pointer';
 import { timeScale } from '../src/gantt/time-scale';
 import { outlineRows } from '../src/plan/outline';
@@ -108,5 +109,13 @@ describe('the pointer on the chart', () => {
     expect(release(state, 'a')).toBeNull();
     expect(release(state, undefined)).toBeNull();
     expect(release(idle, 'b')).toBeNull();
+  });
+});
+
+describe("the drawer's finish variance", () => {
+  it('says which way in words, without a sign to double it', () => {
+    expect(varianceLabel(2)).toBe('2 d late');
+    expect(varianceLabel(-5)).toBe('5 d early');
+    expect(varianceLabel(0)).toBe('on time');
   });
 });

@@ -69,6 +69,13 @@ describe('restructuring the outline as Microsoft Project does', () => {
     expect(run((outline) => outline.indent(['b', 'a1']))).toBe('a(a1 a2 a3 b) c');
   });
 
+  it('drops dragged rows before, after or into another row, keeping their order; never into themselves', () => {
+    expect(run((outline) => outline.drop(['c'], 'a1', 'before'))).toBe('a(c a1 a2 a3) b');
+    expect(run((outline) => outline.drop(['b', 'c'], 'a2', 'after'))).toBe('a(a1 a2 b c a3)');
+    expect(run((outline) => outline.drop(['c', 'b'], 'a3', 'into'))).toBe('a(a1 a2 a3(b c))');
+    expect(run((outline) => outline.drop(['a'], 'a2', 'into'))).toBe(start);
+  });
+
   const trees = ['a(a1 a2(x y) a3) b(b1) c', 'a b c d e', 'a(b(c(d)))', 'p(q r s t) u(v)'];
   const operations = ['indent', 'outdent', 'moveUp', 'moveDown'] as const;
   test.prop([fc.constantFrom(...trees), fc.array(fc.tuple(fc.constantFrom(...operations), fc.array(fc.nat(20), { maxLength: 3 })), { maxLength: 6 })])(

@@ -188,7 +188,7 @@ describe('the web app: projects from templates and files, saved versions, export
     await page.getByRole('button', { name: 'Close the resources' }).click();
 
     for (const [index, name] of ['Lift the beams', 'Lift the roof'].entries()) {
-      await page.getByRole('row').filter({ hasText: name }).dblclick();
+      await page.getByRole('row').filter({ hasText: name }).getByRole('gridcell').first().dblclick();
       const drawer = page.getByRole('complementary', { name: /Task/ });
       await drawer.getByRole('checkbox', { name: 'Cranes' }).click();
       await expect.poll(assignments).toBe(index + 1);

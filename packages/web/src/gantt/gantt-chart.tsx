@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useEffectEvent, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent as ReactPointerEvent } from 'react';
 import { formatDate, minutesPerDay } from '../format';
+import type { DropZone } from '../plan/outline';
 import { usePlan, usePlanStore } from '../plan/use-plan';
 import type { Dependency, PlanTask } from '../types';
 import { columnWidth, gridWidthOf, resizeColumn, resizeGrid, type ColumnLayout } from './column-layout';
@@ -95,6 +96,9 @@ export function GanttChart(props: GanttProps) {
       baseline: (taskId) => props.baseline?.get(taskId),
     };
   }, [plan, tasksById, props.baseline]);
+  // A row being dragged by its key, and where it would land.
+  const draggedRow = useRef<string | null>(null);
+  const [dropTarget, setDropTarget] = useState<{ taskId: string; zone: DropZone } | null>(null);
   // A link clicked in the chart, edited where it was clicked.
   const [linkEditor, setLinkEditor] = useState<{ linkId: string; x: number; y: number } | null>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => rowHeight, overscan: 12 });
@@ -334,10 +338,27 @@ export function GanttChart(props: GanttProps) {
                 aria-expanded={hasChildren ? !collapsed.has(task.id) : undefined}
                 aria-selected={selected}
                 aria-label={`${task.key} ${task.name}`}
-                className={`gantt-row${selected ? ' selected' : ''}${task.id === selectedId ? ' focused' : ''}`}
+                className={`gantt-row${selected ? ' selected' : ''}${task.id === selectedId ? ' focused' : ''}${dropTarget?.taskId === task.id ? ` drop-${dropTarget.zone}` : ''}`}
                 style={{ top: item.start, height: rowHeight }}
                 onClick={(event) => store.select(task.id, event.shiftKey ? 'range' : event.ctrlKey || event.metaKey ? 'toggle' : 'only')}
                 onDoubleClick={() => props.onOpen(task.id)}
+                onDragOver={(event) => {
+                  if (draggedRow.current === null || draggedRow.current === task.id) return;
+                  event.preventDefault();
+                  // The upper quarter drops before the row, the lower after it, the middle into it (a subtask).
+                  const box = event.currentTarget.getBoundingClientRect();
+                  const at = (event.clientY - box.top) / box.height;
+                  const zone: DropZone = at < 0.25 ? 'before' : at > 0.75 ? 'after' : 'into';
+                  if (dropTarget?.taskId !== task.id || dropTarget.zone !== zone) setDropTarget({ taskId: task.id, zone });
+                }}
+                onDragLeave={() => setDropTarget((current) => (current?.taskId === task.id ? null : current))}
+                onDrop={(event) => {
+                  event.preventDefault();
+                  const dragged = draggedRow.current;
+                  draggedRow.current = null;
+                  setDropTarget(null);
+                  if (dragged && dropTarget) void store.dropTask(dragged, task.id, dropTarget.zone);
+                }}
               >
                 <div className="grid-cells" role="presentation" style={{ width: gridWidth, minWidth: gridWidth }}>
                   {layoutOfColumns.ids.map((id) => {
@@ -356,6 +377,29 @@ export function GanttChart(props: GanttProps) {
                         onDone={(value, then) => finishEditing(task, id, value, then)}
                       />
                     );
+                    if (id === 'key' && props.editable) {
+                      return (
+                        <span
+                          key={id}
+                          role="gridcell"
+                          className="cell col-key"
+                          style={{ width }}
+                          draggable
+                          title={`Drag to move ${task.key}: onto a task's middle to make it a subtask, to its top or bottom edge to put it before or after`}
+                          onDragStart={(event) => {
+                            draggedRow.current = task.id;
+                            event.dataTransfer.effectAllowed = 'move';
+                            event.dataTransfer.setData('text/plain', task.key);
+                          }}
+                          onDragEnd={() => {
+                            draggedRow.current = null;
+                            setDropTarget(null);
+                          }}
+                        >
+                          {task.key}
+                        </span>
+                      );
+                    }
                     if (id !== 'name') {
                       return (
                         <span key={id} role="gridcell" className={`cell col-${id}${column.align === 'end' ? ' end' : ''}`} style={{ width }} onDoubleClick={onDoubleClick}>
@@ -409,6 +453,11 @@ export function GanttChart(props: GanttProps) {
                         {task.type !== 'summary' && props.editable && <div className="resize-handle" aria-hidden="true" onPointerDown={(event) => startGesture(event, 'resize', task)} />}
                       </div>
                     ))}
+                  {task.startAt && cellContext.assigneeNames(task.id) && (
+                    <span className="bar-label" style={{ left: x1 + geometry.barLabelGap }}>
+                      {cellContext.assigneeNames(task.id)}
+                    </span>
+                  )}
                   {task.startAt && props.editable && (
                     <div className="link-handle" style={{ left: x1 + geometry.linkHandleGap, top: rowHeight / 2 - 5 }} title={`Drag to a task to link it after ${task.name}`} onPointerDown={(event) => startGesture(event, 'link', task)} />
                   )}

@@ -13,6 +13,8 @@ export const geometry = {
   linkStub: 8,
   /** Where the link handle sits after a bar's end. */
   linkHandleGap: 4,
+  /** Where a bar's label (who works on it) starts after its end, past the link handle. */
+  barLabelGap: 20,
   /** Half the width of a milestone's diamond. */
   milestoneHalf: 7,
   /** The narrowest a bar is drawn, to stay visible and grabbable. */

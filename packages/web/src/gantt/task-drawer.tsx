@@ -9,9 +9,9 @@ import { workingDaysBetween } from './time-scale';
 
 export const linkLabels: Record<Dependency['type'], string> = { FS: 'finish → start', SS: 'start → start', FF: 'finish → finish', SF: 'start → finish' };
 
-/** A finish variance in working days, signed: late is positive, as Microsoft Project shows it. */
-function varianceLabel(days: number): string {
-  return days === 0 ? 'on time' : `${days > 0 ? '+' : '−'}${Math.abs(days)} d ${days > 0 ? 'late' : 'early'}`;
+/** A finish variance in working days, in words: the word says which way, so no sign doubles it ("2 d early", not "−2 d early"). */
+export function varianceLabel(days: number): string {
+  return days === 0 ? 'on time' : `${Math.abs(days)} d ${days > 0 ? 'late' : 'early'}`;
 }
 
 export interface TaskDrawerProps {

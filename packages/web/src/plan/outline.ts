@@ -49,6 +49,9 @@ export interface Placement {
   beforeTaskId?: string;
 }
 
+/** Where a dragged row lands on another: before it, after it (as its siblings), or into it (its last subtask). */
+export type DropZone = 'before' | 'after' | 'into';
+
 /** One task moved by a change set (`updateTasks[]` with `placement`). */
 export interface Move {
   id: string;
@@ -121,6 +124,27 @@ export class Outline {
     if (at > 0) return { id, placement: { parentId, afterTaskId: siblings[at - 1]! } };
     if (siblings.length > 1) return { id, placement: { parentId, beforeTaskId: siblings[1]! } };
     return { id, placement: { parentId } };
+  }
+
+  /** Moves a task right before or after another (as its sibling), or into it as its last subtask: where a dragged row is dropped. */
+  placeBeside(id: string, targetId: string, zone: DropZone): Move {
+    if (zone === 'into') return this.move(id, targetId, this.childrenOf(targetId).filter((child) => child !== id).length);
+    const parentId = this.parentOf(targetId);
+    const siblings = this.childrenOf(parentId).filter((sibling) => sibling !== id);
+    return this.move(id, parentId, siblings.indexOf(targetId) + (zone === 'after' ? 1 : 0));
+  }
+
+  /** Drops tasks (each with its subtasks) at a row, keeping their order; none may be dropped within itself. */
+  drop(ids: Iterable<string>, targetId: string, zone: DropZone): Move[] {
+    const tops = this.tops(ids);
+    if (tops.some((id) => this.isWithin(targetId, id))) return [];
+    const moves: Move[] = [];
+    let previous: string | null = null;
+    for (const id of tops) {
+      moves.push(previous === null ? this.placeBeside(id, targetId, zone) : this.placeBeside(id, previous, zone === 'into' ? 'into' : 'after'));
+      if (zone !== 'into') previous = id;
+    }
+    return moves;
   }
 
   /** Whether `id` is `ancestorId` or one of its subtasks, at any depth. */

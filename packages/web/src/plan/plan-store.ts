@@ -2,7 +2,7 @@ import { ApiError, describeError, type Call, type CallResult } from '../client';
 import type { ChangeSet, Conflict, Dependency, FullProject, Member, PlanTask, TaskPatch, WriteResult } from '../types';
 import { copiedFields, type CopiedTasks } from './clipboard';
 import { History, type Command, type HistoryEntry, type WatchedValues } from './history';
-import { mergeWrite, Outline, outlineRows, type Move, type Row } from './outline';
+import { mergeWrite, Outline, outlineRows, type DropZone, type Move, type Row } from './outline';
 
 /** Which rows are selected: `focusId` is the row the keyboard is on, `anchorId` where a Shift range starts. */
 export interface Selection {
@@ -361,11 +361,12 @@ export class PlanStore {
   moveUp = () => this.restructure('move up', (outline, ids) => outline.moveUp(ids));
   moveDown = () => this.restructure('move down', (outline, ids) => outline.moveDown(ids));
 
-  /** Moves one task (a row dragged) under a parent at an index among its subtasks. */
-  moveTask(taskId: string, parentId: string | null, index: number): Promise<boolean> {
-    const outline = new Outline(this.state.plan.tasks);
-    if (parentId !== null && outline.isWithin(parentId, taskId)) return Promise.resolve(false);
-    return this.restructure('move', (planned) => [planned.move(taskId, parentId, index)]);
+  /** Drops a dragged row (with the rest of the selection, when it is selected) before, after or into another row. */
+  dropTask(taskId: string, targetId: string, zone: DropZone): Promise<boolean> {
+    const { selection } = this.state;
+    const dragged = selection.ids.has(taskId) ? [...selection.ids] : [taskId];
+    if (dragged.includes(targetId)) return Promise.resolve(false);
+    return this.restructure('move', (outline) => outline.drop(dragged, targetId, zone));
   }
 
   /**
