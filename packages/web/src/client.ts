@@ -60,8 +60,6 @@ export interface ClientOptions {
 export interface Client {
   call: Call;
   href: Href;
-  /** A request by method and path, for the pages that do not use `call` yet (api.ts). */
-  request(method: string, path: string, body?: unknown): Promise<unknown>;
   /** The session's CSRF token, sent with every request that changes something (docs/api.md › Web sessions). */
   setCsrfToken(token: string | null): void;
 }
@@ -105,7 +103,6 @@ export function createClient(options: ClientOptions = {}): Client {
   return {
     call: call as Call,
     href: href as Href,
-    request,
     setCsrfToken: (token) => {
       csrfToken = token;
     },
