@@ -46,6 +46,8 @@ export type CallResult<Name extends RouteName> = z.output<Routes[Name]['response
 
 /** Calls one route of the contract by its name, with the types of its request and answer. */
 export type Call = <Name extends RouteName>(name: Name, ...input: keyof CallInput<Name> extends never ? [] : Partial<CallInput<Name>> extends CallInput<Name> ? [CallInput<Name>?] : [CallInput<Name>]) => Promise<CallResult<Name>>;
+/** The address of a GET route with its parameters and query, for what the browser fetches itself (a download link). */
+export type Href = <Name extends RouteName>(name: Name, input: Omit<CallInput<Name>, 'body'>) => string;
 
 export interface ClientOptions {
   /** Where the API is: the page's own origin in the browser. */
@@ -57,8 +59,7 @@ export interface ClientOptions {
 /** The API as the signed-in person: the session cookie goes along by itself, the CSRF token in its header. */
 export interface Client {
   call: Call;
-  /** A request by method and path, for the pages that do not use `call` yet (api.ts). */
-  request(method: string, path: string, body?: unknown): Promise<unknown>;
+  href: Href;
   /** The session's CSRF token, sent with every request that changes something (docs/api.md › Web sessions). */
   setCsrfToken(token: string | null): void;
 }
@@ -97,9 +98,11 @@ export function createClient(options: ClientOptions = {}): Client {
     const [method, template] = routeTable[name];
     return request(method, urlOf(template, input.params, input.query), input.body);
   };
+  const href = (name: RouteName, input: { params?: Record<string, unknown>; query?: Record<string, unknown> }) =>
+    `${options.baseUrl ?? ''}${urlOf(routeTable[name][1], input.params, input.query)}`;
   return {
     call: call as Call,
-    request,
+    href: href as Href,
     setCsrfToken: (token) => {
       csrfToken = token;
     },
@@ -109,3 +112,4 @@ export function createClient(options: ClientOptions = {}): Client {
 /** The web app's client: same origin, the session's cookie. */
 export const client = createClient();
 export const call = client.call;
+export const href = client.href;

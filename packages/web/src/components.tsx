@@ -1,5 +1,5 @@
 import { useId, useState, type InputHTMLAttributes, type ReactNode } from 'react';
-import { ApiError, describeError } from './api';
+import { ApiError, describeError } from './client';
 
 /** A labelled input with the API's message for it, announced to screen readers. */
 export function Field({ label, error, ...input }: { label: string; error?: string | undefined } & InputHTMLAttributes<HTMLInputElement>) {

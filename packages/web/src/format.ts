@@ -13,6 +13,11 @@ export function browserLocale(): Locale {
   return 'en';
 }
 
+/** The service's language a tag is (a person's `locale`), if it is one of them. */
+export function knownLocale(tag: string | undefined): Locale | undefined {
+  return locales.find((locale) => locale === tag);
+}
+
 /** Each language by its own name, for choosing one. */
 export function localeNames(): { locale: Locale; name: string }[] {
   return locales.map((locale) => ({ locale, name: new Intl.DisplayNames([locale], { type: 'language' }).of(locale) ?? locale }));

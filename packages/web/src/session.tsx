@@ -1,12 +1,10 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { api, ApiError, setCsrfToken } from './api';
+import { ApiError, call, client, type CallResult } from './client';
 import { setDisplayLocale } from './format';
 import type { User } from './types';
 
-interface SessionAnswer {
-  user: User;
-  csrfToken: string;
-}
+/** What signing in, verifying an address or resetting a password answers. */
+type SessionAnswer = CallResult<'getSession'>;
 
 interface SessionState {
   /** Undefined while the first answer is awaited; null when nobody is signed in. */
@@ -23,15 +21,15 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [user, setUser] = useState<User | null | undefined>(undefined);
 
   const started = useCallback((answer: SessionAnswer) => {
-    setCsrfToken(answer.csrfToken);
+    client.setCsrfToken(answer.csrfToken);
     setUser(answer.user);
   }, []);
 
   // The first answer never overrides a session a page started meanwhile (a verification link
   // signs in while the question is still on its way).
   useEffect(() => {
-    api<SessionAnswer>('GET', '/api/auth/session').then(
-      (answer) => setUser((current) => (current === undefined ? (setCsrfToken(answer.csrfToken), answer.user) : current)),
+    call('getSession').then(
+      (answer) => setUser((current) => (current === undefined ? (client.setCsrfToken(answer.csrfToken), answer.user) : current)),
       (error: unknown) => {
         if (!(error instanceof ApiError) || error.status !== 401) console.error(error);
         setUser((current) => (current === undefined ? null : current));
@@ -40,8 +38,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const signOut = useCallback(async () => {
-    await api('DELETE', '/api/auth/session');
-    setCsrfToken(null);
+    await call('deleteSession');
+    client.setCsrfToken(null);
     setUser(null);
   }, []);
 
@@ -60,5 +58,3 @@ export function useSession(): SessionState {
   if (!state) throw new Error('useSession outside SessionProvider');
   return state;
 }
-
-export type { SessionAnswer };

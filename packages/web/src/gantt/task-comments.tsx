@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent, type KeyboardEvent } from 'react';
-import { api, describeError } from '../api';
+import { call, describeError } from '../client';
 import { Alert } from '../components';
 import { formatDateTime } from '../format';
 import type { Comment, Member } from '../types';
@@ -23,7 +23,7 @@ export function TaskComments({ projectId, taskId, members }: { projectId: string
   const box = useRef<HTMLTextAreaElement>(null);
 
   useEffect(() => {
-    api<{ comments: Comment[] }>('GET', `/api/projects/${projectId}/tasks/${taskId}/comments`).then(
+    call('listComments', { params: { projectId, taskId } }).then(
       (answer) => setComments(answer.comments),
       (caught: unknown) => setError(describeError(caught)),
     );
@@ -67,7 +67,7 @@ export function TaskComments({ projectId, taskId, members }: { projectId: string
     setError(null);
     const notified = [...new Map(mentions.filter((mention) => mention.members.length === 1).map(({ members: [member] }) => [member!.userId, member!])).values()];
     try {
-      const { comment: added } = await api<{ comment: Comment }>('POST', `/api/projects/${projectId}/tasks/${taskId}/comments`, { body: text, mentions: notified.map((member) => member.userId) });
+      const { comment: added } = await call('createComment', { params: { projectId, taskId }, body: { body: text, mentions: notified.map((member) => member.userId) } });
       setComments([...comments, added]);
       setPosted(
         [

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { ApiError, describeError } from '../api';
+import { ApiError, describeError } from '../client';
 import { Alert, Field } from '../components';
 import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
 import type { Calendar, Dependency, Member, PlanTask, Resource, TaskPatch } from '../types';

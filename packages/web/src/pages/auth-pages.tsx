@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { browserLocale } from '../format';
-import { api, ApiError, describeError } from '../api';
+import { ApiError, call, describeError } from '../client';
 import { Alert, Card, Field } from '../components';
-import { useSession, type SessionAnswer } from '../session';
+import { useSession } from '../session';
 import { inviteTokenOf, unusableInvite, useInvitePreview } from './join-page';
 
 /** Where to go after signing in: a path of this app only (never another site, nor `//host`). */
@@ -43,7 +43,7 @@ function InviteNotice({ next }: { next: string | null }) {
 }
 
 /** Runs a form's call, keeping what it refused for the fields to show. */
-function useSubmit<T>(call: () => Promise<T>, done: (answer: T) => void) {
+function useSubmit<T>(send: () => Promise<T>, done: (answer: T) => void) {
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
   const onSubmit = async (event: FormEvent) => {
@@ -51,7 +51,7 @@ function useSubmit<T>(call: () => Promise<T>, done: (answer: T) => void) {
     setBusy(true);
     setError(null);
     try {
-      done(await call());
+      done(await send());
     } catch (caught) {
       setError(caught);
     } finally {
@@ -71,7 +71,7 @@ export function SignInPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const form = useSubmit(
-    () => api<SessionAnswer>('POST', '/api/auth/session', { email, password }),
+    () => call('createSession', { body: { email, password } }),
     (answer) => {
       started(answer);
       void navigate(next ?? '/');
@@ -102,7 +102,7 @@ export function SignUpPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [sent, setSent] = useState(false);
-  const form = useSubmit(() => api('POST', '/api/auth/signup', { name: name || undefined, email, password, locale: browserLocale(), next: next ?? undefined }), () => setSent(true));
+  const form = useSubmit(() => call('signUp', { body: { name: name || undefined, email, password, locale: browserLocale(), next: next ?? undefined } }), () => setSent(true));
   if (sent) {
     return (
       <Card title="Check your e-mail">
@@ -146,7 +146,7 @@ export function VerifyEmailPage() {
   useEffect(() => {
     if (asked.current) return;
     asked.current = true;
-    api<SessionAnswer>('POST', '/api/auth/verify-email', { token: params.get('token') ?? '' }).then(
+    call('verifyEmail', { body: { token: params.get('token') ?? '' } }).then(
       (answer) => {
         started(answer);
         void navigate(next ?? '/', { replace: true });
@@ -183,7 +183,7 @@ export function VerifyEmailPage() {
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
   const [sent, setSent] = useState(false);
-  const form = useSubmit(() => api('POST', '/api/auth/password-reset', { email }), () => setSent(true));
+  const form = useSubmit(() => call('requestPasswordReset', { body: { email } }), () => setSent(true));
   return (
     <Card title="Reset your password">
       {sent ? (
@@ -207,7 +207,7 @@ export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const [password, setPassword] = useState('');
   const form = useSubmit(
-    () => api<SessionAnswer>('POST', '/api/auth/password-reset/complete', { token: params.get('token') ?? '', password }),
+    () => call('completePasswordReset', { body: { token: params.get('token') ?? '', password } }),
     (answer) => {
       started(answer);
       void navigate(nextOf(params) ?? '/', { replace: true });

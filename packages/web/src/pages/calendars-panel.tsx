@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, describeError } from '../api';
+import { ApiError, call, describeError } from '../client';
 import { Alert, Field, SidePanel, usePanelAction } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import type { Calendar, Project } from '../types';
@@ -50,12 +50,12 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
   const [timeZone, setTimeZone] = useState('UTC');
   const [hours, setHours] = useState('08:00-12:00, 13:00-17:00');
   const [workingDays, setWorkingDays] = useState<ReadonlySet<number>>(new Set([1, 2, 3, 4, 5]));
-  const base = `/api/projects/${project.id}`;
+  const params = { projectId: project.id };
 
   const rescheduled = (answer: { rescheduled: boolean }) => (answer.rescheduled ? ' The plan was rescheduled.' : '');
 
   const chooseCalendar = (calendarId: string) =>
-    run(async () => `The project works on that calendar now.${rescheduled(await api<{ rescheduled: boolean }>('PATCH', base, { calendarId: calendarId === '' ? null : calendarId }))}`);
+    run(async () => `The project works on that calendar now.${rescheduled(await call('updateProject', { params, body: { calendarId: calendarId === '' ? null : calendarId } }))}`);
 
   const create = (event: FormEvent) => {
     event.preventDefault();
@@ -63,7 +63,7 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
     if (!intervals) return setError('Working hours are times such as 08:00-12:00, 13:00-17:00.');
     const weekly: Interval[][] = [0, 1, 2, 3, 4, 5, 6].map((day) => (workingDays.has(day) ? intervals : []));
     void run(async () => {
-      await api('POST', `${base}/calendars`, { name, timeZone, weekly });
+      await call('createCalendar', { params, body: { name, timeZone, weekly } });
       setName('');
       return `Calendar "${name}" created: choose it for the project or for a task.`;
     });
@@ -86,7 +86,7 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
         </select>
       </div>
       {calendars.map((calendar) => (
-        <CalendarHolidays key={calendar.id} calendar={calendar} editable={editable} run={run} path={`${base}/calendars/${calendar.id}`} rescheduled={rescheduled} />
+        <CalendarHolidays key={calendar.id} calendar={calendar} editable={editable} run={run} params={{ ...params, calendarId: calendar.id }} rescheduled={rescheduled} />
       ))}
       {editable && (
         <>
@@ -122,11 +122,11 @@ export function CalendarsPanel({ project, calendars, editable, onChanged, onClos
 }
 
 /** One calendar: its week, its holidays (non-working exceptions), one added or removed at a time; the calendar deleted once nothing works on it. */
-function CalendarHolidays({ calendar, editable, path, run, rescheduled }: { calendar: Calendar; editable: boolean; path: string; run(action: () => Promise<string>): Promise<boolean>; rescheduled(answer: { rescheduled: boolean }): string }) {
+function CalendarHolidays({ calendar, editable, params, run, rescheduled }: { calendar: Calendar; editable: boolean; params: { projectId: string; calendarId: string }; run(action: () => Promise<string>): Promise<boolean>; rescheduled(answer: { rescheduled: boolean }): string }) {
   const [holiday, setHoliday] = useState({ name: '', from: '', to: '' });
   const [deleting, setDeleting] = useState(false);
   const save = (exceptions: Calendar['exceptions'], done: string) =>
-    run(async () => `${done}${rescheduled(await api<{ rescheduled: boolean }>('PATCH', path, { exceptions }))}`);
+    run(async () => `${done}${rescheduled(await call('updateCalendar', { params, body: { exceptions } }))}`);
   const add = (event: FormEvent) => {
     event.preventDefault();
     const exception = { name: holiday.name.trim() || null, from: holiday.from, to: holiday.to || holiday.from, intervals: [] };
@@ -149,7 +149,7 @@ function CalendarHolidays({ calendar, editable, path, run, rescheduled }: { cale
           explanation="The calendar and its holidays are deleted. Only a calendar nothing works on can be: no date moves."
           expected={calendar.name}
           onConfirm={async () => {
-            await api('DELETE', path);
+            await call('deleteCalendar', { params });
             await run(async () => `Calendar "${calendar.name}" deleted.`);
           }}
           onClose={() => setDeleting(false)}

@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useNavigate, useParams } from 'react-router';
-import { api, ApiError, describeError } from '../api';
+import { ApiError, call, describeError } from '../client';
 import { Alert, Card } from '../components';
-import type { InvitePreview, Project } from '../types';
+import type { InvitePreview } from '../types';
 
 /** The token of an invite link's path (`/join/{token}`), or null for any other path. */
 export function inviteTokenOf(path: string | null): string | null {
@@ -18,7 +18,7 @@ export function useInvitePreview(token: string | null): { invite: InvitePreview 
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (token === null) return;
-    api<{ invite: InvitePreview }>('POST', '/api/invites/preview', { token }).then(
+    call('previewInvite', { body: { token } }).then(
       (answer) => setInvite(answer.invite),
       (caught: unknown) => (caught instanceof ApiError && caught.status === 404 ? setInvite(null) : setError(describeError(caught))),
     );
@@ -36,7 +36,7 @@ export function JoinPage() {
   const [error, setError] = useState<string | null>(null);
   const join = async () => {
     try {
-      const { project } = await api<{ project: Project }>('POST', '/api/invites/accept', { token });
+      const { project } = await call('acceptInvite', { body: { token } });
       void navigate(`/projects/${project.id}`, { replace: true });
     } catch (caught) {
       setError(describeError(caught));

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, describeError } from '../api';
+import { ApiError, call, describeError } from '../client';
 import { Alert, Field, SidePanel } from '../components';
 import { formatDate } from '../format';
 import type { Invite, Member, ProjectRole } from '../types';
@@ -17,7 +17,7 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
   const load = useCallback(async () => {
     if (!isOwner) return;
     try {
-      setInvites((await api<{ invites: Invite[] }>('GET', `/api/projects/${projectId}/invites`)).invites);
+      setInvites((await call('listInvites', { params: { projectId } })).invites);
     } catch (caught) {
       setError(describeError(caught));
     }
@@ -28,7 +28,7 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
     event.preventDefault();
     setError(null);
     try {
-      const answer = await api<{ invite: Invite & { url: string } }>('POST', `/api/projects/${projectId}/invites`, { role, email: email === '' ? null : email });
+      const answer = await call('createInvite', { params: { projectId }, body: { role, email: email === '' ? null : email } });
       setCreated(answer.invite);
       setEmail('');
       await load();
@@ -40,8 +40,9 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
   const change = async (member: Member, role: ProjectRole | null) => {
     setError(null);
     try {
-      if (role) await api('PUT', `/api/projects/${projectId}/members/${member.userId}`, { role });
-      else await api('DELETE', `/api/projects/${projectId}/members/${member.userId}`);
+      const params = { projectId, userId: member.userId };
+      if (role) await call('setMemberRole', { params, body: { role } });
+      else await call('removeMemberRole', { params });
       await onChanged();
     } catch (caught) {
       setError(describeError(caught));
@@ -49,7 +50,7 @@ export function MembersPanel({ projectId, members, isOwner, onChanged, onClose }
   };
   const revoke = async (item: Invite) => {
     try {
-      await api('POST', `/api/projects/${projectId}/invites/${item.id}/revoke`);
+      await call('revokeInvite', { params: { projectId, inviteId: item.id } });
       await load();
     } catch (caught) {
       setError(describeError(caught));

@@ -1,8 +1,9 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { api, ApiError, describeError } from '../api';
+import type { Locale } from '@gantry/contract/limits';
+import { ApiError, call, describeError } from '../client';
 import { Alert, Field } from '../components';
-import { browserLocale, counted, localeNames } from '../format';
+import { browserLocale, counted, knownLocale, localeNames } from '../format';
 import { useSession } from '../session';
 import type { ImportReport, Project, Template } from '../types';
 
@@ -18,7 +19,7 @@ export function NewProject() {
   const [source, setSource] = useState<Source>('blank');
   const [name, setName] = useState('');
   const [startDate, setStartDate] = useState(() => new Date().toISOString().slice(0, 10));
-  const [locale, setLocale] = useState<string>(() => user?.locale ?? browserLocale());
+  const [locale, setLocale] = useState<Locale>(() => knownLocale(user?.locale) ?? browserLocale());
   // Empty: the working hours are in UTC, the zone the chart shows dates in.
   const [tz, setTz] = useState('');
   const [templates, setTemplates] = useState<Template[] | null>(null);
@@ -31,7 +32,7 @@ export function NewProject() {
 
   useEffect(() => {
     if (source !== 'template') return;
-    api<{ templates: Template[] }>('GET', `/api/templates?locale=${encodeURIComponent(locale)}`).then(
+    call('listTemplates', { query: { locale } }).then(
       (answer) => {
         setTemplates(answer.templates);
         setTemplateId((current) => current || (answer.templates[0]?.id ?? ''));
@@ -49,13 +50,13 @@ export function NewProject() {
       const named = name.trim() ? { name: name.trim() } : {};
       const zone = tz.trim();
       if (source === 'blank') {
-        const { project } = await api<{ project: Project }>('POST', '/api/projects', { name, startDate, ...(zone ? { timeZone: zone } : {}) });
+        const { project } = await call('createProject', { body: { name, startDate, ...(zone ? { timeZone: zone } : {}) } });
         void navigate(`/projects/${project.id}`);
       } else if (source === 'template') {
-        const { project } = await api<{ project: Project }>('POST', '/api/projects/from-template', { templateId, startDate, locale, ...(zone ? { tz: zone } : {}), ...named });
+        const { project } = await call('createProjectFromTemplate', { body: { templateId, startDate, locale, ...(zone ? { tz: zone } : {}), ...named } });
         void navigate(`/projects/${project.id}`);
       } else if (file) {
-        const imported = await api<{ project: Project; report: ImportReport }>('POST', '/api/projects/import', { format: 'mspdi', data: await file.text(), ...named });
+        const imported = await call('importProject', { body: { format: 'mspdi', data: await file.text(), ...named } });
         const { dropped, approximated } = imported.report;
         if (dropped.length + approximated.length === 0) void navigate(`/projects/${imported.project.id}`);
         else setReport(imported);
@@ -94,7 +95,7 @@ export function NewProject() {
             </div>
             <div className="field">
               <label htmlFor="new-project-locale">Language</label>
-              <select id="new-project-locale" value={locale} onChange={(e) => setLocale(e.target.value)}>
+              <select id="new-project-locale" value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
                 {localeNames().map(({ locale: code, name: language }) => (
                   <option key={code} value={code}>
                     {language}

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { api, describeError } from '../api';
+import { call, describeError } from '../client';
 import { Alert, TableHead } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { counted, formatDate } from '../format';
-import type { Project, ProjectListItem } from '../types';
+import type { ProjectListItem } from '../types';
 import { NewProject } from './new-project';
 
 export function ProjectsPage() {
@@ -16,7 +16,7 @@ export function ProjectsPage() {
 
   const load = useCallback(async () => {
     try {
-      const answer = await api<{ projects: ProjectListItem[] }>('GET', `/api/projects${showArchived ? '?archived=1' : ''}`);
+      const answer = await call('listProjects', { query: showArchived ? { archived: '1' } : {} });
       setProjects(answer.projects);
     } catch (caught) {
       setError(describeError(caught));
@@ -26,7 +26,7 @@ export function ProjectsPage() {
 
   const duplicate = async (source: ProjectListItem) => {
     try {
-      const { project } = await api<{ project: Project }>('POST', `/api/projects/${source.id}/duplicate`, {});
+      const { project } = await call('duplicateProject', { params: { projectId: source.id }, body: {} });
       void navigate(`/projects/${project.id}`);
     } catch (caught) {
       setError(describeError(caught));
@@ -35,7 +35,7 @@ export function ProjectsPage() {
 
   const setArchived = async (project: ProjectListItem, archived: boolean) => {
     try {
-      await api('PATCH', `/api/projects/${project.id}`, { archived });
+      await call('updateProject', { params: { projectId: project.id }, body: { archived } });
       await load();
     } catch (caught) {
       setError(describeError(caught));
@@ -95,7 +95,7 @@ export function ProjectsPage() {
           explanation={`The project, its ${counted(deleting.taskCount, 'task')}, their dependencies and comments are deleted for everyone. This cannot be undone.`}
           expected={deleting.key}
           onConfirm={async () => {
-            await api('DELETE', `/api/projects/${deleting.id}?confirm=${encodeURIComponent(deleting.key)}`);
+            await call('deleteProject', { params: { projectId: deleting.id }, query: { confirm: deleting.key } });
             await load();
           }}
           onClose={() => setDeleting(null)}

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { api, ApiError, describeError } from '../api';
+import { ApiError, call, describeError } from '../client';
 import { Alert, Field, SidePanel, usePanelAction } from '../components';
 import type { Resource } from '../types';
 
@@ -11,12 +11,11 @@ import type { Resource } from '../types';
 export function ResourcesPanel({ projectId, resources, editable, onChanged, onClose }: { projectId: string; resources: readonly Resource[]; editable: boolean; onChanged(): Promise<void>; onClose(): void }) {
   const { error, notice, run } = usePanelAction(onChanged);
   const [draft, setDraft] = useState({ name: '', maxUnitsPct: '100' });
-  const base = `/api/projects/${projectId}/resources`;
 
   const create = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const { resource } = await api<{ resource: Resource }>('POST', base, { name: draft.name, maxUnitsPct: Number(draft.maxUnitsPct) });
+      const { resource } = await call('createResource', { params: { projectId }, body: { name: draft.name, maxUnitsPct: Number(draft.maxUnitsPct) } });
       return `"${resource.name}" added: assign it to tasks from a task's details.`;
     }).then((done) => done && setDraft({ name: '', maxUnitsPct: '100' }));
   };
@@ -31,7 +30,7 @@ export function ResourcesPanel({ projectId, resources, editable, onChanged, onCl
       {resources.length === 0 && <p className="muted">None yet: members appear once assigned to a task.</p>}
       <ul className="resources">
         {resources.map((resource) => (
-          <ResourceRow key={`${resource.id}-${resource.name}-${resource.maxUnitsPct}`} resource={resource} editable={editable} path={`${base}/${resource.id}`} run={run} />
+          <ResourceRow key={`${resource.id}-${resource.name}-${resource.maxUnitsPct}`} resource={resource} editable={editable} params={{ projectId, resourceId: resource.id }} run={run} />
         ))}
       </ul>
       {editable && (
@@ -49,7 +48,7 @@ export function ResourcesPanel({ projectId, resources, editable, onChanged, onCl
 }
 
 /** One resource: its name and Max. Units, changed in place by editors. */
-function ResourceRow({ resource, editable, path, run }: { resource: Resource; editable: boolean; path: string; run(action: () => Promise<string>): Promise<boolean> }) {
+function ResourceRow({ resource, editable, params, run }: { resource: Resource; editable: boolean; params: { projectId: string; resourceId: string }; run(action: () => Promise<string>): Promise<boolean> }) {
   const [name, setName] = useState(resource.name);
   const [units, setUnits] = useState(String(resource.maxUnitsPct));
   const kind = resource.userId === null ? 'no account' : 'member';
@@ -63,7 +62,7 @@ function ResourceRow({ resource, editable, path, run }: { resource: Resource; ed
   const save = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      const saved = await api<{ resource: Resource }>('PATCH', path, { name, maxUnitsPct: Number(units) });
+      const saved = await call('updateResource', { params, body: { name, maxUnitsPct: Number(units) } });
       return `"${saved.resource.name}" saved (${saved.resource.maxUnitsPct} %).`;
     });
   };

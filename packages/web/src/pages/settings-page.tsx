@@ -1,30 +1,40 @@
 import { useCallback, useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { api, ApiError, describeError } from '../api';
+import type { Locale } from '@gantry/contract/limits';
+import { ApiError, call, describeError } from '../client';
 import { Alert, Field, TableHead } from '../components';
-import { formatDateTime, localeNames } from '../format';
+import { formatDateTime, knownLocale, localeNames } from '../format';
 import { useSession } from '../session';
-import type { ApiKey, Delivery, OAuthGrant, User, Webhook, WebSession, Workspace } from '../types';
+import type { ApiKey, Delivery, OAuthGrant, Webhook, WebSession } from '../types';
 
-/** Loads a list once and on demand, keeping the error for the section to show. */
-function useList<T>(path: string, key: string) {
+/**
+ * Loads a list once and on demand, keeping the error for the section to show. `load` keeps
+ * its identity between renders (a function of the module, or `useCallback`'s).
+ */
+function useList<T>(load: () => Promise<T[]>) {
   const [items, setItems] = useState<T[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const reload = useCallback(async () => {
     try {
-      setItems(((await api<Record<string, T[]>>('GET', path))[key]) ?? []);
+      setItems(await load());
     } catch (caught) {
       setError(describeError(caught));
     }
-  }, [path, key]);
+  }, [load]);
   useEffect(() => void reload(), [reload]);
   return { items, error, setError, reload };
 }
+
+const loadApiKeys = async () => (await call('listApiKeys')).apiKeys;
+const loadWorkspaces = async () => (await call('listWorkspaces')).workspaces;
+const loadWebhooks = async () => (await call('listWebhooks')).webhooks;
+const loadGrants = async () => (await call('listOAuthGrants')).grants;
+const loadSessions = async () => (await call('listSessions')).sessions;
 
 function ProfileSection() {
   const { user, replaceUser } = useSession();
   const [name, setName] = useState(user?.name ?? '');
   const [avatarUrl, setAvatarUrl] = useState(user?.avatarUrl ?? '');
-  const [locale, setLocale] = useState(user?.locale ?? 'en');
+  const [locale, setLocale] = useState<Locale>(knownLocale(user?.locale) ?? 'en');
   const [error, setError] = useState<ApiError | null>(null);
   const [saved, setSaved] = useState(false);
   const save = async (event: FormEvent) => {
@@ -32,7 +42,7 @@ function ProfileSection() {
     setError(null);
     setSaved(false);
     try {
-      const answer = await api<{ user: User }>('PATCH', '/api/auth/me', { name, avatarUrl: avatarUrl === '' ? null : avatarUrl, locale });
+      const answer = await call('updateMe', { body: { name, avatarUrl: avatarUrl === '' ? null : avatarUrl, locale } });
       replaceUser(answer.user);
       setSaved(true);
     } catch (caught) {
@@ -49,7 +59,7 @@ function ProfileSection() {
         <Field label="Avatar (https address of a picture)" type="url" value={avatarUrl} onChange={(e) => setAvatarUrl(e.target.value)} error={error?.field('avatarUrl')} />
         <div className="field">
           <label htmlFor="profile-locale">Language</label>
-          <select id="profile-locale" value={locale} onChange={(e) => setLocale(e.target.value)}>
+          <select id="profile-locale" value={locale} onChange={(e) => setLocale(e.target.value as Locale)}>
             {localeNames().map(({ locale: tag, name: label }) => (
               <option key={tag} value={tag}>
                 {label}
@@ -77,8 +87,8 @@ function RowAction({ instead, label, onClick }: { instead: ReactNode; label: str
 }
 
 function ApiKeysSection() {
-  const keys = useList<ApiKey>('/api/auth/keys', 'apiKeys');
-  const workspaces = useList<Workspace>('/api/workspaces', 'workspaces');
+  const keys = useList(loadApiKeys);
+  const workspaces = useList(loadWorkspaces);
   const [name, setName] = useState('');
   const [scope, setScope] = useState<'read' | 'write'>('read');
   const [workspaceId, setWorkspaceId] = useState('');
@@ -90,7 +100,7 @@ function ApiKeysSection() {
     event.preventDefault();
     setError(null);
     try {
-      const answer = await api<{ key: string }>('POST', '/api/auth/keys', { name: name || undefined, scope, workspaceId: workspaceId || undefined, expiresAt: expires ? `${expires}T00:00:00Z` : undefined });
+      const answer = await call('createApiKey', { body: { name: name || undefined, scope, workspaceId: workspaceId || undefined, expiresAt: expires ? `${expires}T00:00:00Z` : undefined } });
       setShown(answer.key);
       setName('');
       await keys.reload();
@@ -100,7 +110,7 @@ function ApiKeysSection() {
   };
   const revoke = async (key: ApiKey) => {
     try {
-      await api('POST', `/api/auth/keys/${key.id}/revoke`);
+      await call('revokeApiKey', { params: { keyId: key.id } });
       await keys.reload();
     } catch (caught) {
       keys.setError(describeError(caught));
@@ -164,10 +174,10 @@ function ApiKeysSection() {
 }
 
 function DeliveryLog({ webhook }: { webhook: Webhook }) {
-  const deliveries = useList<Delivery>(`/api/webhooks/${webhook.id}/deliveries?limit=20`, 'deliveries');
+  const deliveries = useList(useCallback(async () => (await call('listDeliveries', { params: { webhookId: webhook.id }, query: { limit: 20 } })).deliveries, [webhook.id]));
   const resend = async (delivery: Delivery) => {
     try {
-      await api('POST', `/api/webhooks/${webhook.id}/deliveries/${delivery.id}/resend`);
+      await call('resendDelivery', { params: { webhookId: webhook.id, deliveryId: delivery.id } });
       await deliveries.reload();
     } catch (caught) {
       deliveries.setError(describeError(caught));
@@ -207,11 +217,11 @@ function DeliveryLog({ webhook }: { webhook: Webhook }) {
 }
 
 function WebhooksSection() {
-  const webhooks = useList<Webhook>('/api/webhooks', 'webhooks');
+  const webhooks = useList(loadWebhooks);
   const [open, setOpen] = useState<string | null>(null);
   const enable = async (webhook: Webhook) => {
     try {
-      await api('POST', `/api/webhooks/${webhook.id}/enable`);
+      await call('enableWebhook', { params: { webhookId: webhook.id } });
       await webhooks.reload();
     } catch (caught) {
       webhooks.setError(describeError(caught));
@@ -252,10 +262,10 @@ function WebhooksSection() {
 }
 
 function ConnectedAppsSection() {
-  const grants = useList<OAuthGrant>('/api/auth/grants', 'grants');
+  const grants = useList(loadGrants);
   const revoke = async (grant: OAuthGrant) => {
     try {
-      await api('DELETE', `/api/auth/grants/${encodeURIComponent(grant.id)}`);
+      await call('revokeOAuthGrant', { params: { grantId: grant.id } });
       await grants.reload();
     } catch (caught) {
       grants.setError(describeError(caught));
@@ -282,10 +292,10 @@ function ConnectedAppsSection() {
 
 /** The browsers where the person is signed in: any other can be signed out from here (a lost laptop, a shared computer). */
 function SessionsSection() {
-  const sessions = useList<WebSession>('/api/auth/sessions', 'sessions');
+  const sessions = useList(loadSessions);
   const end = async (session: WebSession) => {
     try {
-      await api('DELETE', `/api/auth/sessions/${session.id}`);
+      await call('endSessionById', { params: { sessionId: session.id } });
       await sessions.reload();
     } catch (caught) {
       sessions.setError(describeError(caught));

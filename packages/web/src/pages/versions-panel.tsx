@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { api, ApiError, describeError } from '../api';
+import { ApiError, call, describeError, href } from '../client';
 import { Alert, Field, SidePanel, usePanelAction } from '../components';
 import { ConfirmDeletion } from '../confirm-dialog';
 import { counted, formatDate } from '../format';
@@ -14,21 +14,21 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
   const [name, setName] = useState('');
   const [restoring, setRestoring] = useState<ProjectVersion | null>(null);
   const { error, setError, notice, run } = usePanelAction();
-  const base = `/api/projects/${project.id}`;
+  const params = { projectId: project.id };
 
   const load = useCallback(async () => {
     try {
-      setVersions((await api<{ versions: ProjectVersion[] }>('GET', `${base}/versions`)).versions);
+      setVersions((await call('listVersions', { params: { projectId: project.id } })).versions);
     } catch (caught) {
       setError(describeError(caught));
     }
-  }, [base, setError]);
+  }, [project.id, setError]);
   useEffect(() => void load(), [load]);
 
   const saveVersion = (event: FormEvent) => {
     event.preventDefault();
     void run(async () => {
-      await api('POST', `${base}/versions`, name.trim() ? { name: name.trim() } : {});
+      await call('saveVersion', { params, body: name.trim() ? { name: name.trim() } : {} });
       setName('');
       await load();
       return 'Version saved.';
@@ -36,7 +36,7 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
   };
   const saveTemplate = () =>
     void run(async () => {
-      await api('POST', '/api/templates', { projectId: project.id });
+      await call('createTemplate', { body: { projectId: project.id } });
       return `Saved as the template "${project.name}": it is offered when a project is created.`;
     });
 
@@ -71,12 +71,12 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
       <h3>Export</h3>
       <ul>
         <li>
-          <a href={`${base}/export?format=mspdi`} download>
+          <a href={href('exportProject', { params, query: { format: 'mspdi' } })} download>
             Microsoft Project (.xml)
           </a>
         </li>
         <li>
-          <a href={`${base}/export?format=csv`} download>
+          <a href={href('exportProject', { params, query: { format: 'csv' } })} download>
             Spreadsheet (.csv)
           </a>
         </li>
@@ -96,7 +96,7 @@ export function VersionsPanel({ project, editable, onRestored, onClose }: { proj
           expected={project.key}
           action="Restore"
           onConfirm={async () => {
-            await api('POST', `${base}/versions/${restoring.id}/restore?confirm=${encodeURIComponent(project.key)}`);
+            await call('restoreVersion', { params: { ...params, versionId: restoring.id }, query: { confirm: project.key } });
             await Promise.all([load(), onRestored()]);
           }}
           onClose={() => setRestoring(null)}
