@@ -24,6 +24,14 @@ export const Assignee = z.object({
   unitsPct: z.number().int(),
 });
 
+/** Who is assigned to which task, with how many units: a row of the full project's `assignments` and of a WriteResult's. */
+export const Assignment = z.object({
+  taskId: Uuid,
+  resourceId: Uuid,
+  unitsPct: z.number().int().describe('Percent of one full-time person the resource works on the task (100 = full time).'),
+});
+export type Assignment = z.infer<typeof Assignment>;
+
 /** Fields every task shape shares: the stored task without `sortKey`. */
 const taskFields = {
   id: Uuid,
@@ -246,6 +254,16 @@ export const WriteResult = z.object({
   deletedTaskIds: z.array(z.string()),
   dependencies: z.array(Dependency),
   deletedDependencyIds: z.array(z.string()),
+  assignments: z
+    .array(Assignment)
+    .describe(
+      'Additive: every assignment, after the write, of the tasks in `reassignedTaskIds` (by task number, then resource name). A client holding the plan replaces the assignments of those tasks with these.',
+    ),
+  reassignedTaskIds: z
+    .array(Uuid)
+    .describe(
+      'Additive: the tasks whose assignments (who, or their units) the write changed, by task number, including those left with none. Deleted tasks are not listed: their assignments went with them (`deletedTaskIds`).',
+    ),
   conflicts: z.array(Conflict),
   projectStartAt: DateTime,
   projectFinishAt: DateTime,
