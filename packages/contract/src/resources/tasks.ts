@@ -32,6 +32,12 @@ export const Assignment = z.object({
 });
 export type Assignment = z.infer<typeof Assignment>;
 
+/**
+ * Units of an assignment a client sets: a whole percent from 0 (assigned, but adding no
+ * work, as Microsoft Project files may record) to the largest Max. Units of a resource.
+ */
+export const AssignmentUnitsPct = z.number().int().min(0).max(limits.resourceMaxUnitsPct);
+
 /** Fields every task shape shares: the stored task without `sortKey`. */
 const taskFields = {
   id: Uuid,
@@ -171,6 +177,18 @@ export const TaskCreate = z.object({
   parentId: placementFields.parentId.optional(),
   afterTaskId: placementFields.afterTaskId.optional(),
   beforeTaskId: placementFields.beforeTaskId.optional(),
+  assignments: z
+    .array(
+      z.object({
+        resourceId: Uuid.describe("A resource of the project (`GET …/resources`): a member's or one without an account."),
+        unitsPct: AssignmentUnitsPct.default(100).describe('Whole percent, 0-100,000 (100 = full time).'),
+      }),
+    )
+    .max(limits.assignmentsPerTaskMax)
+    .optional()
+    .describe(
+      "Only in change sets: the new task's assignments, stored as given, with the task's durationMin and workMin as given (no effort-driven recalculation, as when a task is pasted or restored). Each resource at most once.",
+    ),
   ...computedFields,
 }).partial({ type: true, durationMin: true, workMin: true, progressPct: true, constraintKind: true, constraintDate: true, deadline: true, calendarId: true, costFixed: true, notes: true, color: true, wbs: true, externalId: true, manuallyScheduled: true, levelingDelayMin: true, taskType: true, effortDriven: true, durationOptimisticMin: true, durationPessimisticMin: true, actualStartAt: true, actualFinishAt: true });
 export type TaskCreate = z.output<typeof TaskCreate>;

@@ -166,7 +166,7 @@ const idempotencyArg = {
 /** Every body of these tools is a change set, even one that names no change. */
 const asChangeSet = { createTasks: [] };
 const changeSetHelp =
-  'Arguments: createTasks (new tasks; give one an `id` (a UUID of your choosing) to refer to it from parentId, afterTaskId, predecessorId, successorId in the same call), updateTasks (`id` plus the fields to change), createDependencies (predecessorId, successorId, type FS|SS|FF|SF, lagMin in working minutes), deleteDependencyIds, fullReschedule. Durations and lags are working minutes (a working day is 480). Dates such as startAt are computed and cannot be set; pin a task with constraintKind and constraintDate instead.';
+  'Arguments: createTasks (new tasks; give one an `id` (a UUID of your choosing) to refer to it from parentId, afterTaskId, predecessorId, successorId in the same call; `assignments` [{resourceId, unitsPct}] assigns resources from list_resources as given, keeping durationMin and workMin as sent), updateTasks (`id` plus the fields to change), createDependencies (predecessorId, successorId, type FS|SS|FF|SF, lagMin in working minutes), deleteDependencyIds, fullReschedule. Durations and lags are working minutes (a working day is 480). Dates such as startAt are computed and cannot be set; pin a task with constraintKind and constraintDate instead.';
 
 const read: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 /** A write that only adds (a task, a comment, a version, a calendar, a copy). */
