@@ -136,9 +136,11 @@ function writeSummary(answer: Answer, saved: boolean): string {
   const result = answer as Of<typeof WriteResult>;
   const moved = counted(result.tasks, 'task', (t) => `${t.key} ${day(t.startAt)}→${day(t.finishAt)}`);
   const conflicts = result.conflicts.length > 0 ? `; ${counted(result.conflicts, 'scheduling conflict', (c) => c.message, 3)}` : '';
+  const keys = new Map(result.tasks.map((task) => [task.id, task.key]));
+  const reassigned = result.reassignedTaskIds.length > 0 ? `; assignments of ${counted(result.reassignedTaskIds, 'task', (id) => keys.get(id) ?? id)}` : '';
   return saved
-    ? `Saved. Created, changed or moved ${moved}; the project now finishes ${day(result.projectFinishAt)}${conflicts}.`
-    : `Dry run, nothing saved. Would create, change or move ${moved}; the project would finish ${day(result.projectFinishAt)}${conflicts}.`;
+    ? `Saved. Created, changed or moved ${moved}${reassigned}; the project now finishes ${day(result.projectFinishAt)}${conflicts}.`
+    : `Dry run, nothing saved. Would create, change or move ${moved}${reassigned}; the project would finish ${day(result.projectFinishAt)}${conflicts}.`;
 }
 
 const projectArgs = z.object({ projectId: Uuid.describe('The project (ids from list_projects).') });
