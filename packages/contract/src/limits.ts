@@ -26,6 +26,8 @@ export const limits = {
   nameMaxLength: 200,
   /** Largest Max. Units of a resource, in percent: a thousand full-time people. */
   resourceMaxUnitsPct: 100_000,
+  /** Most assignments a change set gives one new task: as many as `PUT …/assignees` assigns (100 members and 100 other resources). */
+  assignmentsPerTaskMax: 200,
   /** Passwords of the web sign-in: at least this many characters… */
   passwordMinLength: 10,
   /** …and at most this many (any longer text is not a password anyone types). */

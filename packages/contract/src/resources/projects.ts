@@ -4,7 +4,7 @@ import { limits } from '../limits.js';
 import { Calendar, TimeZoneName } from './calendars.js';
 import { ProjectRole } from './members.js';
 import { Resource } from './resources.js';
-import { Baseline, Conflict, Dependency, PlanTask } from './tasks.js';
+import { Assignment, Baseline, Conflict, Dependency, PlanTask } from './tasks.js';
 
 export const ScheduleFrom = z.enum(['forward', 'backward']);
 
@@ -112,9 +112,7 @@ export const FullProject = z.object({
   tasks: z.array(PlanTask).describe('In outline order: parents before their subtasks, siblings by sortKey.'),
   dependencies: z.array(Dependency),
   resources: z.array(Resource).describe('Additive: who can be assigned.'),
-  assignments: z
-    .array(z.object({ taskId: Uuid, resourceId: Uuid, unitsPct: z.number().int() }))
-    .describe('Additive: who is assigned to which task.'),
+  assignments: z.array(Assignment).describe('Additive: who is assigned to which task.'),
   baselines: z.array(BaselineWithTasks).describe('Additive: saved baselines with their task values, to compare with the plan.'),
   calendars: z.array(Calendar).describe('Additive: the working calendars of the project (oldest first), which `calendarId` of the project and of tasks name.'),
 });

@@ -24,6 +24,20 @@ export const Assignee = z.object({
   unitsPct: z.number().int(),
 });
 
+/** Who is assigned to which task, with how many units: a row of the full project's `assignments` and of a WriteResult's. */
+export const Assignment = z.object({
+  taskId: Uuid,
+  resourceId: Uuid,
+  unitsPct: z.number().int().describe('Percent of one full-time person the resource works on the task (100 = full time).'),
+});
+export type Assignment = z.infer<typeof Assignment>;
+
+/**
+ * Units of an assignment a client sets: a whole percent from 0 (assigned, but adding no
+ * work, as Microsoft Project files may record) to the largest Max. Units of a resource.
+ */
+export const AssignmentUnitsPct = z.number().int().min(0).max(limits.resourceMaxUnitsPct);
+
 /** Fields every task shape shares: the stored task without `sortKey`. */
 const taskFields = {
   id: Uuid,
@@ -163,6 +177,18 @@ export const TaskCreate = z.object({
   parentId: placementFields.parentId.optional(),
   afterTaskId: placementFields.afterTaskId.optional(),
   beforeTaskId: placementFields.beforeTaskId.optional(),
+  assignments: z
+    .array(
+      z.object({
+        resourceId: Uuid.describe("A resource of the project (`GET …/resources`): a member's or one without an account."),
+        unitsPct: AssignmentUnitsPct.default(100).describe('Whole percent, 0-100,000 (100 = full time).'),
+      }),
+    )
+    .max(limits.assignmentsPerTaskMax)
+    .optional()
+    .describe(
+      "Only in change sets: the new task's assignments, stored as given, with the task's durationMin and workMin as given (no effort-driven recalculation, as when a task is pasted or restored). Each resource at most once.",
+    ),
   ...computedFields,
 }).partial({ type: true, durationMin: true, workMin: true, progressPct: true, constraintKind: true, constraintDate: true, deadline: true, calendarId: true, costFixed: true, notes: true, color: true, wbs: true, externalId: true, manuallyScheduled: true, levelingDelayMin: true, taskType: true, effortDriven: true, durationOptimisticMin: true, durationPessimisticMin: true, actualStartAt: true, actualFinishAt: true });
 export type TaskCreate = z.output<typeof TaskCreate>;
@@ -246,6 +272,16 @@ export const WriteResult = z.object({
   deletedTaskIds: z.array(z.string()),
   dependencies: z.array(Dependency),
   deletedDependencyIds: z.array(z.string()),
+  assignments: z
+    .array(Assignment)
+    .describe(
+      'Additive: every assignment, after the write, of the tasks in `reassignedTaskIds` (by task number, then resource name). A client holding the plan replaces the assignments of those tasks with these.',
+    ),
+  reassignedTaskIds: z
+    .array(Uuid)
+    .describe(
+      'Additive: the tasks whose assignments (who, or their units) the write changed, by task number, including those left with none. Deleted tasks are not listed: their assignments went with them (`deletedTaskIds`).',
+    ),
   conflicts: z.array(Conflict),
   projectStartAt: DateTime,
   projectFinishAt: DateTime,

@@ -136,9 +136,11 @@ function writeSummary(answer: Answer, saved: boolean): string {
   const result = answer as Of<typeof WriteResult>;
   const moved = counted(result.tasks, 'task', (t) => `${t.key} ${day(t.startAt)}→${day(t.finishAt)}`);
   const conflicts = result.conflicts.length > 0 ? `; ${counted(result.conflicts, 'scheduling conflict', (c) => c.message, 3)}` : '';
+  const keys = new Map(result.tasks.map((task) => [task.id, task.key]));
+  const reassigned = result.reassignedTaskIds.length > 0 ? `; assignments of ${counted(result.reassignedTaskIds, 'task', (id) => keys.get(id) ?? id)}` : '';
   return saved
-    ? `Saved. Created, changed or moved ${moved}; the project now finishes ${day(result.projectFinishAt)}${conflicts}.`
-    : `Dry run, nothing saved. Would create, change or move ${moved}; the project would finish ${day(result.projectFinishAt)}${conflicts}.`;
+    ? `Saved. Created, changed or moved ${moved}${reassigned}; the project now finishes ${day(result.projectFinishAt)}${conflicts}.`
+    : `Dry run, nothing saved. Would create, change or move ${moved}${reassigned}; the project would finish ${day(result.projectFinishAt)}${conflicts}.`;
 }
 
 const projectArgs = z.object({ projectId: Uuid.describe('The project (ids from list_projects).') });
@@ -166,7 +168,7 @@ const idempotencyArg = {
 /** Every body of these tools is a change set, even one that names no change. */
 const asChangeSet = { createTasks: [] };
 const changeSetHelp =
-  'Arguments: createTasks (new tasks; give one an `id` (a UUID of your choosing) to refer to it from parentId, afterTaskId, predecessorId, successorId in the same call), updateTasks (`id` plus the fields to change), createDependencies (predecessorId, successorId, type FS|SS|FF|SF, lagMin in working minutes), deleteDependencyIds, fullReschedule. Durations and lags are working minutes (a working day is 480). Dates such as startAt are computed and cannot be set; pin a task with constraintKind and constraintDate instead.';
+  'Arguments: createTasks (new tasks; give one an `id` (a UUID of your choosing) to refer to it from parentId, afterTaskId, predecessorId, successorId in the same call; `assignments` [{resourceId, unitsPct}] assigns resources from list_resources as given, keeping durationMin and workMin as sent), updateTasks (`id` plus the fields to change), createDependencies (predecessorId, successorId, type FS|SS|FF|SF, lagMin in working minutes), deleteDependencyIds, fullReschedule. Durations and lags are working minutes (a working day is 480). Dates such as startAt are computed and cannot be set; pin a task with constraintKind and constraintDate instead.';
 
 const read: ToolAnnotations = { readOnlyHint: true, idempotentHint: true, openWorldHint: false };
 /** A write that only adds (a task, a comment, a version, a calendar, a copy). */

@@ -209,4 +209,19 @@ describe.each([
     expect((await callError(client, 'level_resources', { projectId, dryRun: 'yes' })).details?.fields).toEqual([{ path: 'dryRun', message: 'must be true or false' }]);
     expect((await callError(client, 'level_resources', { projectId, resourceIds: [uuid()] })).details?.fields?.map((field) => field.path)).toEqual(['resourceIds[0]']);
   });
+
+  it('creates a task with assignments; the answer names the tasks whose assignments changed', async () => {
+    const hoist = await rest.req<{ resource: { id: string } }>('POST', `/api/projects/${projectId}/resources`, { name: 'Hoist' });
+    expectStatus(hoist, 201);
+    const id = uuid();
+    const applied = await callOk<WriteResult>(client, 'apply_changes', {
+      projectId,
+      createTasks: [{ id, name: 'Lift', durationMin: 480, workMin: 120, assignments: [{ resourceId: hoist.body.resource.id, unitsPct: 25 }] }],
+    });
+    const key = applied.structuredContent.tasks.find((task) => task.id === id)?.key;
+    expect(applied.content[0]?.text).toContain(`; assignments of 1 task: ${key};`);
+    expect(applied.structuredContent.reassignedTaskIds).toEqual([id]);
+    expect(applied.structuredContent.assignments).toEqual([{ taskId: id, resourceId: hoist.body.resource.id, unitsPct: 25 }]);
+    expect((await rest.getTask(projectId, id)).body.task).toMatchObject({ durationMin: 480, workMin: 120, assignees: [expect.objectContaining({ unitsPct: 25 })] });
+  });
 });

@@ -57,6 +57,8 @@ export interface WriteResult {
   deletedTaskIds: string[];
   dependencies: Dependency[];
   deletedDependencyIds: string[];
+  assignments: { taskId: string; resourceId: string; unitsPct: number }[];
+  reassignedTaskIds: string[];
   conflicts: unknown[];
   projectStartAt: string;
   projectFinishAt: string;

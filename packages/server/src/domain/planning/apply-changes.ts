@@ -366,7 +366,28 @@ export class PlanEditor {
     this.checkConstraint(row, item.path);
     this.editProgress(row, item, item.path);
     if (item.manuallyScheduled) row.manually_scheduled = 1;
+    if (item.assignments) this.putGivenAssignments(row, item.assignments, field(item.path, 'assignments'));
     this.putRecordedValues(row, item.path);
+  }
+
+  /**
+   * A new task's assignments as the change set gives them: stored as they are, beside the
+   * duration and work given (no task-type rule applies, as for a pasted or restored task).
+   * Each must be a resource of this project, once.
+   */
+  private putGivenAssignments(row: TaskRow, given: readonly { resourceId: string; unitsPct: number }[], path: string): void {
+    const seen = new Set<string>();
+    given.forEach(({ resourceId }, index) => {
+      if (!this.plan.resources.has(resourceId)) this.problem(`${path}[${index}].resourceId`, 'no such resource in this project');
+      else if (seen.has(resourceId)) this.problem(`${path}[${index}].resourceId`, 'is assigned earlier in the list: each resource once');
+      seen.add(resourceId);
+    });
+    if (given.length === 0) return;
+    this.plan.assignments.set(
+      row.id,
+      given.map((a) => ({ task_id: row.id, resource_id: a.resourceId, project_id: row.project_id, units_pct: a.unitsPct })),
+    );
+    this.applied.reassignedTaskIds.add(row.id);
   }
 
   /** A task's recorded values (`PlanChanges.recordedValues`), if the write has them. */

@@ -14,7 +14,11 @@ const located = <T extends object>(items: T[], name: string) => items.map((item,
 
 /** `POST …/tasks` with a TaskCreate body. */
 export function createTask(ctx: DomainContext, actor: Actor, projectId: string, input: TaskCreate): Promise<PlanWriteResult> {
-  if (input.id !== undefined) throw invalid([{ path: 'id', message: 'only tasks created in a change set choose their id' }]);
+  const problems = [
+    ...(input.id !== undefined ? [{ path: 'id', message: 'only tasks created in a change set choose their id' }] : []),
+    ...(input.assignments !== undefined ? [{ path: 'assignments', message: 'only tasks created in a change set are given assignments; use PUT …/tasks/{taskId}/assignees' }] : []),
+  ];
+  if (problems.length > 0) throw invalid(problems);
   return writePlan(ctx, actor, projectId, { ...noChanges, createTasks: [{ ...input, path: '' }] });
 }
 

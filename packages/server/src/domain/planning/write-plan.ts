@@ -1,4 +1,4 @@
-import type { Conflict, WriteResult } from '@gantry/contract';
+import type { Assignment, Conflict, WriteResult } from '@gantry/contract';
 import { SCHEDULE_HORIZON, type ScheduleResult } from '@gantry/engine';
 import type { AssignmentRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
 import { yieldIfBusy } from '../../time-slice.js';
@@ -23,6 +23,30 @@ export function assigneeViews(plan: Plan, taskId: string, assignments: readonly 
       return { resourceId: a.resource_id, userId: resource?.user_id ?? null, name: resource?.name ?? '', unitsPct: a.units_pct };
     })
     .sort((a, b) => a.name.localeCompare(b.name) || a.resourceId.localeCompare(b.resourceId));
+}
+
+/** Whether two lists of a task's assignment rows assign the same resources with the same units, in any order. */
+function sameAssignments(a: readonly AssignmentRow[], b: readonly AssignmentRow[]): boolean {
+  const units = new Map(a.map((row) => [row.resource_id, row.units_pct]));
+  return a.length === b.length && b.every((row) => units.get(row.resource_id) === row.units_pct);
+}
+
+/**
+ * The WriteResult's `reassignedTaskIds` — the tasks left in the plan whose assignments
+ * differ from the committed ones, by task number — and `assignments`, theirs as they now
+ * are, in the order of the tasks' `assignees`.
+ */
+function reassignments(plan: Plan, applied: AppliedChanges): Pick<WriteResult, 'assignments' | 'reassignedTaskIds'> {
+  const tasks = [...applied.reassignedTaskIds]
+    .map((id) => plan.tasks.get(id))
+    .filter((row): row is Readonly<TaskRow> => row !== undefined && !sameAssignments(plan.assignments.original(row.id) ?? [], plan.assignments.get(row.id) ?? []))
+    .sort((a, b) => a.number - b.number);
+  return {
+    assignments: tasks.flatMap((row): Assignment[] =>
+      assigneeViews(plan, row.id).map(({ resourceId, unitsPct }) => ({ taskId: row.id, resourceId, unitsPct })),
+    ),
+    reassignedTaskIds: tasks.map((row) => row.id),
+  };
 }
 
 /** The years the engine computes exactly, as a person reads them (its end is exclusive). */
@@ -225,6 +249,7 @@ export async function writePlanInTransaction(
     deletedTaskIds: editor.applied.deletedTasks.map(({ row }) => row.id),
     dependencies: editor.applied.writtenDependencyIds.map((id) => plan.dependencies.get(id)).filter((d) => d !== undefined).map(presentDependency),
     deletedDependencyIds: editor.applied.deletedDependencies.map((d) => d.id),
+    ...reassignments(plan, editor.applied),
     conflicts,
     projectStartAt,
     projectFinishAt,
