@@ -27,6 +27,8 @@ export type CopiedTask = Pick<PlanTask, (typeof copiedFields)[number]> & {
   id: string;
   /** Its parent among the copied tasks; null for a task copied without its parent. */
   parentId: string | null;
+  /** Who works on it, with their units: pasted along into the same project (another project has other resources). */
+  assignments?: { resourceId: string; unitsPct: number }[];
 };
 
 /** Tasks copied with their subtasks and the links among them, in outline order. */

@@ -37,6 +37,13 @@ const noSelection: Selection = { ids: new Set(), focusId: null, anchorId: null }
 /** Progress, which a summary rolls up from its subtasks rather than keeps. */
 const progressFields = ['progressPct', 'actualStartAt', 'actualFinishAt'] as const;
 
+/** The assignments of these tasks, by task, as a change set creates them (units as they are, nothing recalculated). */
+function assignmentsOf(plan: FullProject, taskIds: ReadonlySet<string>): Map<string, { resourceId: string; unitsPct: number }[]> {
+  const byTask = new Map<string, { resourceId: string; unitsPct: number }[]>();
+  for (const { taskId, resourceId, unitsPct } of plan.assignments) if (taskIds.has(taskId)) byTask.set(taskId, [...(byTask.get(taskId) ?? []), { resourceId, unitsPct }]);
+  return byTask;
+}
+
 function pick<Fields extends keyof PlanTask>(task: PlanTask, fields: readonly Fields[]): Pick<PlanTask, Fields> {
   return Object.fromEntries(fields.map((field) => [field, task[field]])) as Pick<PlanTask, Fields>;
 }
@@ -117,13 +124,15 @@ export class PlanStore {
     this.update({ plan, members, selection: this.keepExisting(this.state.selection, new Set(plan.tasks.map((task) => task.id))) }, true);
   }
 
-  /** Merges a write's answer: the tasks and links it changed or added, without those it deleted. */
+  /** Merges a write's answer: the tasks, links and assignments it changed or added, without those it deleted. */
   applyWrite(result: WriteResult): void {
     const { plan } = this.state;
     const tasks = mergeWrite(plan.tasks, result.tasks, result.deletedTaskIds);
     const dependencies = mergeWrite(plan.dependencies, result.dependencies, result.deletedDependencyIds);
     const deleted = new Set(result.deletedTaskIds);
-    const assignments = deleted.size > 0 ? plan.assignments.filter((assignment) => !deleted.has(assignment.taskId)) : plan.assignments;
+    // The tasks whose assignments the write changed come with all of theirs: those replace what the plan had.
+    const replaced = new Set([...deleted, ...result.reassignedTaskIds]);
+    const assignments = replaced.size > 0 ? [...plan.assignments.filter((assignment) => !replaced.has(assignment.taskId)), ...result.assignments] : plan.assignments;
     const selection = deleted.size > 0 ? this.keepExisting(this.state.selection, new Set(tasks.map((task) => task.id))) : this.state.selection;
     this.update({ plan: { ...plan, tasks, dependencies, assignments }, conflicts: result.conflicts, selection }, true);
   }
@@ -440,15 +449,7 @@ export class PlanStore {
       }),
     );
     const links = plan.dependencies.filter((link) => deletedSet.has(link.predecessorId) || deletedSet.has(link.successorId));
-    const assignees = new Map<string, { userIds: string[]; resourceIds: string[] }>();
-    for (const { taskId, resourceId } of plan.assignments) {
-      if (!deletedSet.has(taskId)) continue;
-      const resource = plan.resources.find((each) => each.id === resourceId);
-      const entry = assignees.get(taskId) ?? { userIds: [], resourceIds: [] };
-      if (resource?.userId) entry.userIds.push(resource.userId);
-      else entry.resourceIds.push(resourceId);
-      assignees.set(taskId, entry);
-    }
+    const assignments = assignmentsOf(plan, deletedSet);
     const snapshots = deleted.map((id) => tasksById.get(id)!);
     const label = tops.length === 1 ? `delete ${tasksById.get(tops[0]!)?.key}` : `delete ${tops.length} tasks`;
 
@@ -457,17 +458,17 @@ export class PlanStore {
       const createTasks = snapshots.map((task) => {
         const fields = { ...pick(task, copiedFields), ...(task.type === 'summary' ? {} : pick(task, progressFields)) };
         const place = neighbours.get(task.id);
-        if (!place) return { id: task.id, ...fields, parentId: task.parentId };
+        const restored = { id: task.id, ...fields, assignments: assignments.get(task.id) ?? [] };
+        if (!place) return { ...restored, parentId: task.parentId };
         // Beside the nearest sibling that is still there (or comes back in this same change set).
         const after = place.before.find(present);
         const before = after === undefined ? place.after.find((id) => this.state.tasksById.has(id)) : undefined;
-        return { id: task.id, ...fields, parentId: place.parentId, ...(after ? { afterTaskId: after } : before ? { beforeTaskId: before } : {}) };
+        return { ...restored, parentId: place.parentId, ...(after ? { afterTaskId: after } : before ? { beforeTaskId: before } : {}) };
       });
       const createDependencies = links
         .filter((link) => present(link.predecessorId) && present(link.successorId))
         .map(({ predecessorId, successorId, type, lagMin }) => ({ predecessorId, successorId, type, lagMin }));
       const result = await this.changeSet({ createTasks, createDependencies });
-      for (const [taskId, people] of assignees) await this.assign(taskId, people);
       this.selectAll(tops);
       return result;
     };
@@ -482,11 +483,12 @@ export class PlanStore {
     if (tops.length === 0) return null;
     const copied = outline.ordered().filter((id) => tops.some((top) => outline.isWithin(id, top)));
     const ids = new Set(copied);
+    const assignments = assignmentsOf(plan, ids);
     return {
       sourceProjectId: this.projectId,
       tasks: copied.map((id) => {
         const task = tasksById.get(id)!;
-        return { id, parentId: task.parentId !== null && ids.has(task.parentId) ? task.parentId : null, ...pick(task, copiedFields) };
+        return { id, parentId: task.parentId !== null && ids.has(task.parentId) ? task.parentId : null, ...pick(task, copiedFields), assignments: assignments.get(id) ?? [] };
       }),
       links: plan.dependencies
         .filter((link) => ids.has(link.predecessorId) && ids.has(link.successorId))
@@ -507,15 +509,17 @@ export class PlanStore {
       const anchor = last === undefined ? undefined : this.state.tasksById.get(last);
       const calendars = new Set(this.state.plan.calendars.map((calendar) => calendar.id));
       const newIds = new Map(copied.tasks.map((task) => [task.id, newId()]));
+      const sameProject = copied.sourceProjectId === this.projectId;
       let previous: string | undefined = anchor?.id;
       const createTasks = copied.tasks.map((task) => {
         const fields = Object.fromEntries(copiedFields.flatMap((field) => (task[field] === undefined ? [] : [[field, task[field]]])));
         if (task.calendarId && !calendars.has(task.calendarId)) delete fields.calendarId;
         const id = newIds.get(task.id)!;
-        if (task.parentId !== null) return { ...fields, name: task.name, id, parentId: newIds.get(task.parentId)! };
+        const created = { ...fields, name: task.name, id, ...(sameProject && task.assignments?.length ? { assignments: task.assignments } : {}) };
+        if (task.parentId !== null) return { ...created, parentId: newIds.get(task.parentId)! };
         const placement = previous === undefined ? {} : { parentId: anchor?.parentId ?? null, afterTaskId: previous };
         previous = id;
-        return { ...fields, name: task.name, id, ...placement };
+        return { ...created, ...placement };
       });
       const createDependencies = copied.links.map((link) => ({ ...link, predecessorId: newIds.get(link.predecessorId)!, successorId: newIds.get(link.successorId)! }));
       const tops = copied.tasks.filter((task) => task.parentId === null).map((task) => newIds.get(task.id)!);
@@ -536,17 +540,13 @@ export class PlanStore {
   private async assign(taskId: string, people: { userIds: string[]; resourceIds?: string[] }): Promise<void> {
     const result = await this.write(() => this.call('putAssignees', { params: this.params(taskId), body: people }));
     const { plan } = this.state;
-    const assignments = [
-      ...plan.assignments.filter((assignment) => assignment.taskId !== taskId),
-      ...result.task.assignees.map(({ resourceId, unitsPct }) => ({ taskId, resourceId, unitsPct })),
-    ];
     // A person's resource is made at their first assignment (at 100 %, as every new resource).
     const known = new Set(plan.resources.map((resource) => resource.id));
     const resources = [
       ...plan.resources,
       ...result.task.assignees.filter((assignee) => !known.has(assignee.resourceId)).map(({ resourceId: id, userId, name }) => ({ id, userId, name, maxUnitsPct: 100 })),
     ];
-    this.update({ plan: { ...plan, assignments, resources } });
+    this.update({ plan: { ...plan, resources } });
   }
 
   /** Assigns people and resources to a task; undo puts back who was assigned. */
