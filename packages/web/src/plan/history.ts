@@ -75,11 +75,6 @@ export class History {
   putBack(entry: Entry, stack: 'undo' | 'redo'): void {
     (stack === 'undo' ? this.undoStack : this.redoStack).push(entry);
   }
-
-  clear(): void {
-    this.undoStack.length = 0;
-    this.redoStack.length = 0;
-  }
 }
 
 export type { Entry as HistoryEntry };

@@ -86,10 +86,6 @@ export class Outline {
     return this.parents.get(id) ?? null;
   }
 
-  has(id: string): boolean {
-    return this.parents.has(id);
-  }
-
   /** The ids in outline order (parents before their subtasks). */
   ordered(): string[] {
     const order: string[] = [];
