@@ -229,7 +229,10 @@ describe('the Gantt chart, edited from the keyboard', () => {
   });
 
   test('columns chosen and kept; every editable cell edits in place: typing, F2, Tab, Enter, Escape; predecessors as Project writes them', async () => {
-    const { projectId, ids } = await openPlan(['Survey', 'Foundations', 'Walls']);
+    const { projectId, ids } = await openPlan(['Survey', 'Foundations', 'Walls', 'Prepare the architectural drawings and every permit the town asks for']);
+    // Every row's cells line up under their headers, however long a name is.
+    const lefts = await page.locator('.gantt-row .col-duration, .gantt-header .col-duration').evaluateAll((cells) => cells.map((cell) => Math.round(cell.getBoundingClientRect().left)));
+    expect(new Set(lefts).size).toBe(1);
     await page.getByRole('button', { name: 'Columns' }).click();
     const panel = page.getByRole('complementary', { name: 'Columns' });
     await panel.getByLabel('Predecessors').check();

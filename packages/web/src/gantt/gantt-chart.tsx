@@ -267,7 +267,7 @@ export function GanttChart(props: GanttProps) {
         <div className="gantt-header" role="row" style={{ height: headerHeight }}>
           <div className="grid-cells grid-header" role="presentation" style={{ width: gridWidth, minWidth: gridWidth }}>
             {layoutOfColumns.ids.map((id) => (
-              <span key={id} role="columnheader" className={`cell col-${id}`} style={{ width: columnWidth(layoutOfColumns, id) }}>
+              <span key={id} role="columnheader" className={`cell col-${id}`} style={id === 'name' ? { flexBasis: columnWidth(layoutOfColumns, id) } : { width: columnWidth(layoutOfColumns, id) }}>
                 {columns[id].label}
                 <span
                   className="column-edge"
@@ -408,7 +408,7 @@ export function GanttChart(props: GanttProps) {
                       );
                     }
                     return (
-                      <span key={id} role="gridcell" className="cell col-name" style={{ minWidth: width, paddingLeft: 8 + depth * 16 }}>
+                      <span key={id} role="gridcell" className="cell col-name" style={{ flexBasis: width, paddingLeft: 8 + depth * 16 }}>
                         {hasChildren ? (
                           <button type="button" className="toggle" aria-expanded={!collapsed.has(task.id)} aria-label={`${collapsed.has(task.id) ? 'Expand' : 'Collapse'} ${task.name}`} onClick={(event) => { event.stopPropagation(); store.toggleCollapsed(task.id); }}>
                             {collapsed.has(task.id) ? '▸' : '▾'}

@@ -23,24 +23,26 @@ export function dragEdit(task: PlanTask, kind: 'move' | 'resize', days: number):
  */
 export class SchedulePreview {
   private scheduler: Scheduler | null = null;
-  private readonly input: ScheduleInput;
-  private readonly positions: Map<string, number>;
+  /** Built at the first drag, not with every new plan: a write on a 50,000-task plan should not pay for a preview nobody asked for. */
+  private prepared: { input: ScheduleInput; positions: Map<string, number> } | null = null;
   /** Every task a preview since the plan was loaded has recomputed. */
   private readonly reached = new Set<string>();
 
-  constructor(plan: FullProject) {
-    this.input = planScheduleInput(plan);
-    this.positions = new Map(this.input.tasks.map((task, index) => [task.id, index]));
-  }
+  constructor(private readonly plan: FullProject) {}
 
   /** The dates of every task the edit moves, the edited one included. */
   preview(taskId: string, edit: TaskPatch): Map<string, Span> {
-    this.scheduler ??= new Scheduler(this.input);
-    const position = this.positions.get(taskId);
+    if (!this.prepared) {
+      const input = planScheduleInput(this.plan);
+      this.prepared = { input, positions: new Map(input.tasks.map((task, index) => [task.id, index])) };
+    }
+    const { input, positions } = this.prepared;
+    this.scheduler ??= new Scheduler(input);
+    const position = positions.get(taskId);
     if (position === undefined) return new Map();
-    const tasks = this.input.tasks.slice();
+    const tasks = input.tasks.slice();
     tasks[position] = { ...tasks[position]!, ...(edit as Partial<TaskInput>) };
-    const result = this.scheduler.update({ ...this.input, tasks }, { changedTaskIds: [taskId] });
+    const result = this.scheduler.update({ ...input, tasks }, { changedTaskIds: [taskId] });
     for (const id of result.changedTaskIds) this.reached.add(id);
     return this.spans(result);
   }

@@ -100,9 +100,23 @@ export class PlanStore {
 
   getState = (): PlanState => this.state;
 
-  private derive(next: Omit<PlanState, 'tasksById' | 'rows' | 'history'> & Partial<Pick<PlanState, 'tasksById' | 'rows'>>, tasksChanged: boolean): PlanState {
+  /**
+   * The state with what follows from the plan: tasks by id and rows. `tasksChanged` says
+   * which tasks a write replaced; when none moved in the tree (a date, a name), the rows keep
+   * their order and only take the new tasks, instead of sorting the whole outline again.
+   */
+  private derive(next: Omit<PlanState, 'tasksById' | 'rows' | 'history'> & Partial<Pick<PlanState, 'tasksById' | 'rows'>>, tasksChanged: boolean | ReadonlyMap<string, PlanTask>): PlanState {
     const tasksById = tasksChanged || !next.tasksById ? new Map(next.plan.tasks.map((task) => [task.id, task])) : next.tasksById;
-    const rows = tasksChanged || !next.rows || next.collapsed !== this.state?.collapsed ? outlineRows(next.plan.tasks, next.collapsed) : next.rows;
+    const collapsedChanged = next.collapsed !== this.state?.collapsed;
+    const rows =
+      tasksChanged instanceof Map && next.rows && !collapsedChanged
+        ? next.rows.map((row) => {
+            const task = tasksChanged.get(row.task.id);
+            return task ? { ...row, task } : row;
+          })
+        : tasksChanged || !next.rows || collapsedChanged
+          ? outlineRows(next.plan.tasks, next.collapsed)
+          : next.rows;
     const { undo, redo } = this.history.depth;
     return {
       ...next,
@@ -112,7 +126,7 @@ export class PlanStore {
     };
   }
 
-  private update(change: Partial<Omit<PlanState, 'tasksById' | 'rows' | 'history'>>, tasksChanged = false): void {
+  private update(change: Partial<Omit<PlanState, 'tasksById' | 'rows' | 'history'>>, tasksChanged: boolean | ReadonlyMap<string, PlanTask> = false): void {
     this.state = this.derive({ ...this.state, ...change }, tasksChanged);
     for (const listener of this.listeners) listener();
   }
@@ -134,7 +148,14 @@ export class PlanStore {
     const replaced = new Set([...deleted, ...result.reassignedTaskIds]);
     const assignments = replaced.size > 0 ? [...plan.assignments.filter((assignment) => !replaced.has(assignment.taskId)), ...result.assignments] : plan.assignments;
     const selection = deleted.size > 0 ? this.keepExisting(this.state.selection, new Set(tasks.map((task) => task.id))) : this.state.selection;
-    this.update({ plan: { ...plan, tasks, dependencies, assignments }, conflicts: result.conflicts, selection }, true);
+    const { tasksById } = this.state;
+    const treeChanged =
+      deleted.size > 0 ||
+      result.tasks.some((task) => {
+        const before = tasksById.get(task.id);
+        return !before || before.parentId !== task.parentId || before.sortKey !== task.sortKey || (before.type === 'summary') !== (task.type === 'summary');
+      });
+    this.update({ plan: { ...plan, tasks, dependencies, assignments }, conflicts: result.conflicts, selection }, treeChanged || new Map(result.tasks.map((task) => [task.id, task])));
   }
 
   private keepExisting(selection: Selection, existing: ReadonlySet<string>): Selection {
