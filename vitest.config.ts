@@ -10,5 +10,7 @@ export default defineConfig({
     // Tests that start CLI processes take seconds each on a busy 2-core machine.
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // What a browser test waits for (a write answered, a row redrawn) may take seconds there too.
+    expect: { poll: { timeout: 10_000 } },
   },
 });
