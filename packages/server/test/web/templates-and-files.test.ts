@@ -67,7 +67,7 @@ describe('the web app: projects from templates and files, saved versions, export
     await dialog.getByLabel(`Type ${body.project.key} to confirm`).fill(body.project.key);
     await dialog.getByRole('button', { name: 'Restore' }).click();
     await page.getByText(first.name, { exact: true }).first().waitFor();
-    expect(await page.getByText('Renamed', { exact: true }).count()).toBe(0);
+    await expect.poll(() => page.getByText('Renamed', { exact: true }).count()).toBe(0);
     await panel.getByText('Before restore').waitFor();
   });
 
@@ -100,7 +100,8 @@ describe('the web app: projects from templates and files, saved versions, export
     await dialog.getByLabel('Type Spare to confirm').fill('Spare');
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
     await panel.getByText('Calendar "Spare" deleted.').waitFor();
-    expect(await panel.getByRole('region', { name: 'Calendar Spare' }).count()).toBe(0);
+    // The notice comes before the plan is read again: the list follows a moment later.
+    await expect.poll(() => panel.getByRole('region', { name: 'Calendar Spare' }).count()).toBe(0);
     await panel.getByRole('region', { name: 'Calendar Tokyo office' }).getByRole('button', { name: 'Delete calendar' }).click();
     await dialog.getByLabel('Type Tokyo office to confirm').fill('Tokyo office');
     await dialog.getByRole('button', { name: 'Delete', exact: true }).click();
