@@ -83,11 +83,19 @@ export function GanttChart(props: GanttProps) {
   const tasksById = usePlan((state) => state.tasksById);
   const cellContext = useMemo((): CellContext => {
     const predecessors = new Map<string, Dependency[]>();
-    for (const link of plan.dependencies) predecessors.set(link.successorId, [...(predecessors.get(link.successorId) ?? []), link]);
+    for (const link of plan.dependencies) {
+      const list = predecessors.get(link.successorId);
+      if (list) list.push(link);
+      else predecessors.set(link.successorId, [link]);
+    }
     const byNumber = new Map(plan.tasks.map((task) => [task.number, task]));
     const resourceNames = new Map(plan.resources.map((resource) => [resource.id, resource.name]));
     const assignees = new Map<string, string[]>();
-    for (const { taskId, resourceId } of plan.assignments) assignees.set(taskId, [...(assignees.get(taskId) ?? []), resourceNames.get(resourceId) ?? '?']);
+    for (const { taskId, resourceId } of plan.assignments) {
+      const names = assignees.get(taskId);
+      if (names) names.push(resourceNames.get(resourceId) ?? '?');
+      else assignees.set(taskId, [resourceNames.get(resourceId) ?? '?']);
+    }
     return {
       predecessorsOf: (taskId) => predecessors.get(taskId) ?? [],
       taskById: (taskId) => tasksById.get(taskId),

@@ -40,7 +40,12 @@ const progressFields = ['progressPct', 'actualStartAt', 'actualFinishAt'] as con
 /** The assignments of these tasks, by task, as a change set creates them (units as they are, nothing recalculated). */
 function assignmentsOf(plan: FullProject, taskIds: ReadonlySet<string>): Map<string, { resourceId: string; unitsPct: number }[]> {
   const byTask = new Map<string, { resourceId: string; unitsPct: number }[]>();
-  for (const { taskId, resourceId, unitsPct } of plan.assignments) if (taskIds.has(taskId)) byTask.set(taskId, [...(byTask.get(taskId) ?? []), { resourceId, unitsPct }]);
+  for (const { taskId, resourceId, unitsPct } of plan.assignments) {
+    if (!taskIds.has(taskId)) continue;
+    const list = byTask.get(taskId);
+    if (list) list.push({ resourceId, unitsPct });
+    else byTask.set(taskId, [{ resourceId, unitsPct }]);
+  }
   return byTask;
 }
 
