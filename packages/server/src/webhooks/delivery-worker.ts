@@ -15,9 +15,13 @@ export interface WebhookWorkerOptions {
   allowPrivate: boolean;
   /** How often to look for work when idle. */
   pollMs?: number;
-  /** Deliveries claimed per round, and sent at once at most. */
-  batchSize?: number;
+  /** Deliveries sent at once, and so claimed per round (default 32). */
   concurrency?: number;
+  /**
+   * Deliveries claimed per round, when more than `concurrency` (tests that follow one
+   * round in order). Those whose lease runs out before their turn wait for the next claim.
+   */
+  batchSize?: number;
   timeoutMs?: number;
   /** How long a claimed delivery is held (default 60 s, far above the 10 s send timeout). */
   leaseMs?: number;
@@ -114,7 +118,10 @@ export class WebhookWorker {
     // that would take the write lock (and, on SQLite, make every cached read be read again).
     const work = await ctx.store.q.webhooks.pendingWork(ctx.clock.now().toISOString());
     const dispatched = work.events ? await dispatchEvents(ctx) : 0;
-    const claimed = work.deliveries || dispatched > 0 ? await claimDueDeliveries(ctx, this.options.batchSize ?? 200, this.options.leaseMs ?? DEFAULT_LEASE_MS) : [];
+    // A round claims what it sends at once, so it lasts about one send timeout: far less
+    // than the lease, which another worker would otherwise take over while this one still sends.
+    const limit = this.options.batchSize ?? this.concurrency;
+    const claimed = work.deliveries || dispatched > 0 ? await claimDueDeliveries(ctx, limit, this.options.leaseMs ?? DEFAULT_LEASE_MS) : [];
     if (claimed.length > 0) await recordAttempts(ctx, await this.sendAll(claimed), this.options.retryDelaysSec);
     const now = ctx.clock.now().getTime();
     if (now - this.lastPurge > PURGE_EVERY_MS) {
@@ -125,13 +132,21 @@ export class WebhookWorker {
     return dispatched > 0 || claimed.length > 0;
   }
 
+  private get concurrency(): number {
+    return this.options.concurrency ?? 32;
+  }
+
   private async sendAll(claimed: ClaimedDelivery[]) {
     const results: { claimed: ClaimedDelivery; outcome: AttemptOutcome; at: Date }[] = [];
     const queue = [...claimed];
     const worker = async () => {
-      for (let next = queue.shift(); next; next = queue.shift()) results.push(await this.send(next));
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        // Past its lease, another worker may have claimed it: sending too would send it twice.
+        if (this.options.ctx.clock.now().toISOString() >= (next.delivery.lease_until ?? '')) continue;
+        results.push(await this.send(next));
+      }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency ?? 32, queue.length) }, worker));
+    await Promise.all(Array.from({ length: Math.min(this.concurrency, queue.length) }, worker));
     return results;
   }
 

@@ -44,7 +44,7 @@ export interface TestServer {
   app: FastifyInstance;
   storeEnv: TestStoreEnv;
   /** A webhook worker on the same store and clock, driven by the test (`runOnce()`). */
-  webhookWorker(options?: { timeoutMs?: number; concurrency?: number }): WebhookWorker;
+  webhookWorker(options?: { timeoutMs?: number; concurrency?: number; batchSize?: number }): WebhookWorker;
   /** Delivers every due webhook delivery now, as the worker would (a few rounds, for the fan-out then the sends). */
   deliverAll(): Promise<void>;
   /** Runs the real `gantry` bin against the same store. */
@@ -85,7 +85,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const publicFetch = guardedFetch({ allowPrivate: config.webhookAllowPrivate, resolver: testResolver, ca: options.trustedCa });
   const app = buildService({ config, store, clock, logger: createLogger('silent'), webhookDestinations, publicFetch });
   const address = await app.listen({ port, host: '127.0.0.1' });
-  const webhookWorker = (options: { timeoutMs?: number; concurrency?: number } = {}) =>
+  const webhookWorker = (options: { timeoutMs?: number; concurrency?: number; batchSize?: number } = {}) =>
     new WebhookWorker({
       ctx: { store, clock, baseUrl: config.baseUrl, webhookDestinations },
       log: createLogger('silent'),
@@ -93,6 +93,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       allowPrivate: config.webhookAllowPrivate,
       timeoutMs: options.timeoutMs,
       concurrency: options.concurrency,
+      batchSize: options.batchSize,
     });
 
   return {

@@ -132,7 +132,7 @@ describe('webhooks', () => {
       const webhookId = created.body.webhook.id;
       receiver.answer(async () => (receiver.calls.length === 1 ? { status: await onFirst(webhookId) } : { status: 200 }));
       await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { createTasks: [{ name: 'One' }, { name: 'Two' }, { name: 'Three' }] } });
-      await drainWorker(server.webhookWorker({ timeoutMs: 2000, concurrency: 1 }));
+      await drainWorker(server.webhookWorker({ timeoutMs: 2000, concurrency: 1, batchSize: 3 }));
       return { created, webhookId };
     };
 
@@ -168,6 +168,41 @@ describe('webhooks', () => {
         return 200;
       });
       expect(receiver.calls).toHaveLength(1);
+    });
+  });
+
+  describe('a delivery is sent by the worker that holds its lease, never by two', () => {
+    const deliveriesOf = async (webhookId: string) =>
+      (await server.request<{ deliveries: Delivery[] }>('GET', `/api/webhooks/${webhookId}/deliveries`, { key: owner.key })).body.deliveries;
+
+    it('a round claims only what it sends at once', async () => {
+      const created = await subscribe({ url: receiver.url, events: ['task.created'], projectId });
+      await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { createTasks: Array.from({ length: 5 }, (_, i) => ({ name: `T${i}` })) } });
+      const narrow = server.webhookWorker({ timeoutMs: 2000, concurrency: 2 });
+      await narrow.runOnce();
+      expect(receiver.calls).toHaveLength(2);
+      // The other three are not held: a second worker sends them at once.
+      await drainWorker(server.webhookWorker({ timeoutMs: 2000 }));
+      expect(receiver.calls).toHaveLength(5);
+      expect(new Set(receiver.calls.map((c) => c.headers['service-delivery'])).size).toBe(5);
+      expect((await deliveriesOf(created.body.webhook.id)).map((d) => d.status)).toEqual(Array(5).fill('succeeded'));
+    });
+
+    it('what waited past its lease is left to the next claim, not sent as well', async () => {
+      const created = await subscribe({ url: receiver.url, events: ['task.created'], projectId });
+      await server.request('POST', `/api/projects/${projectId}/tasks`, { key: owner.key, body: { createTasks: [{ name: 'One' }, { name: 'Two' }, { name: 'Three' }] } });
+      // The first send outlasts the lease of the whole claim: another worker may hold the other two by now.
+      receiver.answer(() => {
+        if (receiver.calls.length === 1) server.clock.advance(61_000);
+        return { status: 200 };
+      });
+      const slow = server.webhookWorker({ timeoutMs: 2000, concurrency: 1, batchSize: 3 });
+      await slow.runOnce();
+      expect(receiver.calls).toHaveLength(1);
+      await drainWorker(slow);
+      expect(receiver.calls).toHaveLength(3);
+      expect(new Set(receiver.calls.map((c) => c.headers['service-delivery'])).size).toBe(3);
+      expect((await deliveriesOf(created.body.webhook.id)).map((d) => `${d.status} ${d.attemptCount}`)).toEqual(Array(3).fill('succeeded 1'));
     });
   });
 
