@@ -241,8 +241,8 @@ describe('the Gantt chart, edited from the keyboard', () => {
     await page.getByRole('columnheader', { name: 'Predecessors' }).waitFor();
     expect(await page.getByRole('columnheader').allTextContents()).toEqual(['Key', 'Task', 'Duration', 'Start', 'Predecessors', 'Finish', '% complete']);
 
-    // Typing on a row replaces its cell (the name at first); Tab keeps it and edits the next cell.
-    await row('Walls').click();
+    // Typing replaces the cell clicked; Tab keeps it and edits the next cell.
+    await row('Walls').locator('.col-name').click();
     await page.keyboard.type('B');
     const name = page.getByRole('textbox', { name: /^Name of / });
     await name.pressSequentially('rick walls');
@@ -293,6 +293,44 @@ describe('the Gantt chart, edited from the keyboard', () => {
     await page.reload();
     await page.getByRole('columnheader', { name: 'Predecessors' }).waitFor();
     expect(Number(await page.locator('.splitter').getAttribute('data-width'))).toBe(width);
+  });
+
+  test('← → move the cell cursor and typing edits the cell under it; on a summary\'s name they fold and unfold it', async () => {
+    const { projectId, ids } = await openPlan(['Design', 'Spec', 'Build']);
+    await row('Spec').click();
+    await page.keyboard.press('Alt+Shift+ArrowRight');
+    await expect.poll(() => tree(projectId)).toBe('Design(Spec) Build');
+    const cursor = () => page.locator('.gantt-row.focused .cell-cursor').getAttribute('class');
+    const grid = page.getByRole('treegrid');
+
+    // A click puts the cursor on the cell clicked.
+    await row('Build').locator('.col-name').click();
+    await expect.poll(cursor).toContain('col-name');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(cursor).toContain('col-duration');
+    expect(await grid.getAttribute('aria-activedescendant')).toBe(`cell-${ids.Build}-duration`);
+    await page.keyboard.type('4');
+    const duration = page.getByRole('spinbutton', { name: /^Duration of / });
+    await duration.press('Enter');
+    await expect.poll(async () => (await planOf(projectId)).tasks.find((task) => task.id === ids.Build)?.name).toBe('Build');
+    await expect.poll(async () => (await server.request<{ tasks: { id: string; durationMin: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks.find((task) => task.id === ids.Build)?.durationMin).toBe(4 * 480);
+    // The cursor stops at the grid's edges.
+    for (let step = 0; step < 6; step++) await page.keyboard.press('ArrowLeft');
+    await expect.poll(cursor).toContain('col-key');
+
+    // On a summary's name, ← folds and → unfolds; a second → moves on to the next cell.
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(cursor).toContain('col-name');
+    await page.keyboard.press('ArrowLeft');
+    await expect.poll(() => row('Design').getAttribute('aria-expanded')).toBe('false');
+    await expect(row('Spec').count()).resolves.toBe(0);
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(() => row('Design').getAttribute('aria-expanded')).toBe('true');
+    await page.keyboard.press('ArrowRight');
+    await expect.poll(cursor).toContain('col-duration');
+    await screenshot(page, '08-cell-cursor');
   });
 
   test('rows dragged by their key: before another row, or onto its middle to become its subtask', async () => {

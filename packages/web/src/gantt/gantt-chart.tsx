@@ -40,6 +40,11 @@ interface CellEditing {
 }
 
 /** Follows the pointer from where it went down, with the pointer captured: for the splitter and column edges. */
+/** The element id of a task's cell, which the grid names as its active descendant for screen readers. */
+function cellDomId(taskId: string, column: ColumnId): string {
+  return `cell-${taskId}-${column}`;
+}
+
 function dragWidth(event: ReactPointerEvent, from: number, onWidth: (width: number) => void): void {
   event.preventDefault();
   event.stopPropagation();
@@ -75,7 +80,7 @@ export function GanttChart(props: GanttProps) {
   const [preview, setPreview] = useState<ReadonlyMap<string, Span> | null>(null);
   // A name or duration edited in place (double-click or F2 on the row).
   const [editing, setEditing] = useState<CellEditing | null>(null);
-  // The column F2 and typing edit: the last one edited, at first the name.
+  // The cell cursor on the focused row: the column ← → move across, F2 and typing edit, and a click or an edit puts it on; at first the name.
   const [cellColumn, setCellColumn] = useState<ColumnId>('name');
   const layoutOfColumns = props.columnLayout;
   const gridWidth = gridWidthOf(layoutOfColumns);
@@ -232,8 +237,16 @@ export function GanttChart(props: GanttProps) {
       event.preventDefault();
       go(event.key === 'ArrowDown' ? index + 1 : event.key === 'ArrowUp' ? index - 1 : event.key === 'Home' ? 0 : rows.length - 1);
     } else if (selectedId && event.key === 'Enter') props.onOpen(selectedId);
-    else if (selectedId && !event.altKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight') && rows[index]?.hasChildren) {
-      if ((event.key === 'ArrowLeft') !== collapsed.has(selectedId)) store.toggleCollapsed(selectedId);
+    else if (selectedId && !event.altKey && !event.ctrlKey && !event.metaKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
+      event.preventDefault();
+      const toLeft = event.key === 'ArrowLeft';
+      // On a summary's name, ← folds it and → unfolds it first, as in a tree; otherwise the cursor moves to the next cell, as in Project.
+      if (cellColumn === 'name' && rows[index]?.hasChildren && toLeft !== collapsed.has(selectedId)) store.toggleCollapsed(selectedId);
+      else {
+        const shown = layoutOfColumns.ids;
+        const at = Math.max(0, shown.indexOf(cellColumn)) + (toLeft ? -1 : 1);
+        if (at >= 0 && at < shown.length) setCellColumn(shown[at]!);
+      }
     } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey && event.key !== ' ') {
       // Typing on a row replaces the value of its cell, as in a spreadsheet.
       if (startEditing(selectedId, cellColumn, event.key)) event.preventDefault();
@@ -258,6 +271,7 @@ export function GanttChart(props: GanttProps) {
       aria-multiselectable="true"
       aria-rowcount={rows.length}
       tabIndex={0}
+      aria-activedescendant={selectedId && rowIndex.has(selectedId) ? cellDomId(selectedId, layoutOfColumns.ids.includes(cellColumn) ? cellColumn : 'name') : undefined}
       onKeyDown={onKeyDown}
       onScroll={(event) => {
         const { scrollLeft: left, clientWidth: width } = event.currentTarget;
@@ -376,6 +390,8 @@ export function GanttChart(props: GanttProps) {
                     const onDoubleClick = (event: MouseEvent) => {
                       if (startEditing(task.id, id)) event.stopPropagation();
                     };
+                    const cursor = task.id === selectedId && id === cellColumn ? ' cell-cursor' : '';
+                    const cellProps = { id: cellDomId(task.id, id), role: 'gridcell', onClick: () => setCellColumn(id) };
                     const field = edited && column.edit && (
                       <InlineEdit
                         label={id === 'name' ? `Name of ${task.key}` : id === 'duration' ? `Duration of ${task.key} in working days` : `${column.label} of ${task.key}`}
@@ -389,8 +405,8 @@ export function GanttChart(props: GanttProps) {
                       return (
                         <span
                           key={id}
-                          role="gridcell"
-                          className="cell col-key"
+                          {...cellProps}
+                          className={`cell col-key${cursor}`}
                           style={{ width }}
                           draggable
                           title={`Drag to move ${task.key}: onto a task's middle to make it a subtask, to its top or bottom edge to put it before or after`}
@@ -410,13 +426,13 @@ export function GanttChart(props: GanttProps) {
                     }
                     if (id !== 'name') {
                       return (
-                        <span key={id} role="gridcell" className={`cell col-${id}${column.align === 'end' ? ' end' : ''}`} style={{ width }} onDoubleClick={onDoubleClick}>
+                        <span key={id} {...cellProps} className={`cell col-${id}${column.align === 'end' ? ' end' : ''}${cursor}`} style={{ width }} onDoubleClick={onDoubleClick}>
                           {field || column.text(task, cellContext)}
                         </span>
                       );
                     }
                     return (
-                      <span key={id} role="gridcell" className="cell col-name" style={{ flexBasis: width, paddingLeft: 8 + depth * 16 }}>
+                      <span key={id} {...cellProps} className={`cell col-name${cursor}`} style={{ flexBasis: width, paddingLeft: 8 + depth * 16 }}>
                         {hasChildren ? (
                           <button type="button" className="toggle" aria-expanded={!collapsed.has(task.id)} aria-label={`${collapsed.has(task.id) ? 'Expand' : 'Collapse'} ${task.name}`} onClick={(event) => { event.stopPropagation(); store.toggleCollapsed(task.id); }}>
                             {collapsed.has(task.id) ? '▸' : '▾'}
