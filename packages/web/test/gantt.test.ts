@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { counted, formatDate, planDate, planInstant, setPlanZone } from '../src/format';
-import { draftOf, patchOf } from '../src/gantt/task-fields';
+import { commonDraft, draftOf, mixed, patchBetween, patchOf } from '../src/gantt/task-fields';
 import { mergeWrite, outlineRows } from '../src/plan/outline';
 import { ticks, timeScale, workingDaysBetween } from '../src/gantt/time-scale';
 import type { PlanTask } from '../src/types';
@@ -105,5 +105,23 @@ describe("a plan whose calendar works in another time zone (Tokyo, UTC+9)", () =
 describe('counts in words', () => {
   it('says one task, and tasks otherwise', () => {
     expect([0, 1, 2].map((count) => counted(count, 'task'))).toEqual(['0 tasks', '1 task', '2 tasks']);
+  });
+});
+
+describe('several tasks edited in one form', () => {
+  const pour = { ...task('a', null, 'a'), durationMin: 480, progressPct: 0, effortDriven: true, constraintKind: 'asap', constraintDate: null } as PlanTask;
+  const strip = { ...pour, id: 'b', durationMin: 960, effortDriven: false } as PlanTask;
+
+  it('shows what they share and marks what differs', () => {
+    const draft = commonDraft([pour, strip]);
+    expect(draft).toMatchObject({ durationMin: mixed, progressPct: '0', effortDriven: mixed, constraintKind: 'asap' });
+    expect(draft).not.toHaveProperty('name');
+  });
+
+  it('sends only the fields set: a differing field left or emptied again is left as each task has it', () => {
+    const before = commonDraft([pour, strip]);
+    expect(patchBetween(before, { ...before, progressPct: '40', durationMin: '' })).toEqual({ progressPct: 40 });
+    expect(patchBetween(before, { ...before, effortDriven: false })).toEqual({ effortDriven: false });
+    expect(patchBetween(before, before)).toEqual({});
   });
 });

@@ -333,6 +333,46 @@ describe('the Gantt chart, edited from the keyboard', () => {
     await screenshot(page, '08-cell-cursor');
   });
 
+  test('several tasks edited in one form (Enter or Shift+F2 on a selection), in one step of undo', async () => {
+    const { projectId } = await openPlan(['Pour', 'Cure', 'Strip']);
+    const fieldsOf = async () =>
+      Object.fromEntries(
+        (await server.request<{ tasks: { name: string; durationMin: number; progressPct: number }[] }>('GET', `/api/projects/${projectId}`, { key })).body.tasks.map((task) => [task.name, [task.durationMin / 480, task.progressPct]]),
+      );
+    // Make their durations differ: the form shows the field as differing and leaves it alone.
+    await row('Strip').locator('.col-duration').dblclick();
+    const duration = page.getByRole('spinbutton', { name: /^Duration of / });
+    await duration.fill('2');
+    await duration.press('Enter');
+    await expect.poll(fieldsOf).toEqual({ Pour: [1, 0], Cure: [1, 0], Strip: [2, 0] });
+
+    await row('Pour').click();
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('complementary', { name: 'Edit 3 tasks' });
+    await form.waitFor();
+    expect(await form.getByLabel('Duration (working days)').getAttribute('placeholder')).toBe('Differs: left as it is');
+    // A value the API refuses is named with its task, and nothing changes.
+    await form.getByLabel('Progress (%)').fill('150');
+    await form.getByRole('button', { name: 'Save 1 field on 3 tasks' }).click();
+    await form.getByRole('alert').filter({ hasText: 'progressPct' }).waitFor();
+    expect(await fieldsOf()).toEqual({ Pour: [1, 0], Cure: [1, 0], Strip: [2, 0] });
+    await form.getByLabel('Progress (%)').fill('40');
+    await screenshot(page, '09-bulk-edit');
+    await form.getByRole('button', { name: 'Save 1 field on 3 tasks' }).click();
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(fieldsOf).toEqual({ Pour: [1, 40], Cure: [1, 40], Strip: [2, 40] });
+
+    // One undo takes all three back; Shift+F2 opens the form again, and one field set is one field sent.
+    await page.keyboard.press('Control+z');
+    await expect.poll(fieldsOf).toEqual({ Pour: [1, 0], Cure: [1, 0], Strip: [2, 0] });
+    await page.keyboard.press('Shift+F2');
+    await form.getByLabel('Duration (working days)').fill('3');
+    await form.getByRole('button', { name: 'Save 1 field on 3 tasks' }).click();
+    await expect.poll(fieldsOf).toEqual({ Pour: [3, 0], Cure: [3, 0], Strip: [3, 0] });
+  });
+
   test('rows dragged by their key: before another row, or onto its middle to become its subtask', async () => {
     const { projectId } = await openPlan(['A', 'B', 'C']);
     const keyOf = (name: string) => row(name).getByRole('gridcell').first();

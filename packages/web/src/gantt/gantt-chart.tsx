@@ -236,7 +236,10 @@ export function GanttChart(props: GanttProps) {
     } else if (!event.altKey && !event.ctrlKey && !event.metaKey && ['ArrowDown', 'ArrowUp', 'Home', 'End'].includes(event.key)) {
       event.preventDefault();
       go(event.key === 'ArrowDown' ? index + 1 : event.key === 'ArrowUp' ? index - 1 : event.key === 'Home' ? 0 : rows.length - 1);
-    } else if (selectedId && event.key === 'Enter') props.onOpen(selectedId);
+    } else if (selectedId && (event.key === 'Enter' || (event.key === 'F2' && event.shiftKey && !event.ctrlKey && !event.metaKey))) {
+      event.preventDefault();
+      props.onOpen(selectedId);
+    }
     else if (selectedId && !event.altKey && !event.ctrlKey && !event.metaKey && (event.key === 'ArrowLeft' || event.key === 'ArrowRight')) {
       event.preventDefault();
       const toLeft = event.key === 'ArrowLeft';

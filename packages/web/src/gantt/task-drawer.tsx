@@ -4,7 +4,7 @@ import { Alert, Field } from '../components';
 import { formatDate, formatDateTime, formatDays, minutesPerDay } from '../format';
 import type { Calendar, Dependency, Member, PlanTask, Resource, TaskPatch } from '../types';
 import { TaskComments } from './task-comments';
-import { constraintLabels, draftOf, patchOf, taskFields, type TaskField } from './task-fields';
+import { constraintLabels, draftOf, mixed, patchOf, taskFields, withCalendars, type TaskField } from './task-fields';
 import { workingDaysBetween } from './time-scale';
 
 export const linkLabels: Record<Dependency['type'], string> = { FS: 'finish → start', SS: 'start → start', FF: 'finish → finish', SF: 'start → finish' };
@@ -52,7 +52,6 @@ export function TaskDrawer(props: TaskDrawerProps) {
   const toggled = (ids: readonly string[], id: string, present: boolean) => (present ? ids.filter((other) => other !== id) : [...ids, id]);
   const assign = (assignees: { userIds: string[]; resourceIds: string[] }) => void props.onAssign(assignees).catch((caught: unknown) => setError(describeError(caught)));
   const fieldError = (path: string) => (error instanceof ApiError ? error.field(path) : undefined);
-  const calendarOptions = Object.fromEntries(props.calendars.map((calendar) => [calendar.id, `${calendar.name} (${calendar.timeZone})`]));
   const hasSubtasks = [...props.tasksById.values()].some((other) => other.parentId === task.id);
 
   const save = async (event: FormEvent) => {
@@ -152,7 +151,7 @@ export function TaskDrawer(props: TaskDrawerProps) {
           {taskFields.map((spec) => (
             <TaskFieldInput
               key={spec.field}
-              spec={spec.field === 'calendarId' ? { ...spec, options: { ...spec.options, ...calendarOptions } } : spec}
+              spec={withCalendars(spec, props.calendars)}
               value={draft[spec.field]!}
               hidden={spec.field === 'constraintDate' && (draft.constraintKind === 'asap' || draft.constraintKind === 'alap')}
               disabled={(spec.rolledUp ?? false) && hasSubtasks}
@@ -202,25 +201,40 @@ export function TaskDrawer(props: TaskDrawerProps) {
   );
 }
 
-/** One field of the drawer's form, labelled, with the API's message for it. */
-function TaskFieldInput({ spec, value, hidden, disabled, error, onChange }: { spec: TaskField; value: string | boolean; hidden: boolean; disabled: boolean; error: string | undefined; onChange(value: string | boolean): void }) {
+/** One field of a task form, labelled, with the API's message for it; a value that differs among the tasks edited together shows as such. */
+export function TaskFieldInput({ spec, value, hidden, disabled, error, onChange }: { spec: TaskField; value: string | boolean; hidden: boolean; disabled: boolean; error: string | undefined; onChange(value: string | boolean): void }) {
   const id = `task-${spec.field}`;
   if (hidden) return null;
   if (spec.input === 'checkbox') {
     return (
       <label className="check" htmlFor={id}>
-        <input id={id} type="checkbox" checked={value === true} disabled={disabled} onChange={(event) => onChange(event.target.checked)} /> {spec.label}
+        <input
+          id={id}
+          type="checkbox"
+          checked={value === true}
+          ref={(input) => {
+            if (input) input.indeterminate = value === mixed;
+          }}
+          disabled={disabled}
+          onChange={(event) => onChange(event.target.checked)}
+        />{' '}
+        {spec.label}
       </label>
     );
   }
   if (spec.input === 'text' || spec.input === 'number' || spec.input === 'date') {
-    return <Field id={id} label={spec.label} type={spec.input} step={spec.input === 'number' ? 'any' : undefined} value={String(value)} disabled={disabled} error={error} onChange={(event) => onChange(event.target.value)} />;
+    return <Field id={id} label={spec.label} type={spec.input} step={spec.input === 'number' ? 'any' : undefined} value={value === mixed ? '' : String(value)} disabled={disabled} error={error} placeholder={value === mixed ? 'Differs: left as it is' : undefined} onChange={(event) => onChange(event.target.value)} />;
   }
   return (
     <div className="field">
       <label htmlFor={id}>{spec.label}</label>
       {spec.input === 'select' ? (
         <select id={id} value={String(value)} disabled={disabled} onChange={(event) => onChange(event.target.value)}>
+          {value === mixed && (
+            <option value={mixed} disabled>
+              Differs: left as it is
+            </option>
+          )}
           {Object.entries(spec.options ?? {}).map(([option, label]) => (
             <option key={option} value={option}>
               {label}

@@ -1,5 +1,5 @@
 import { minutesPerDay, planDate, planInstant } from '../format';
-import type { PlanTask, TaskPatch } from '../types';
+import type { Calendar, PlanTask, TaskPatch } from '../types';
 
 /** How one editable task field is shown in a form and sent back to the API. */
 export interface TaskField {
@@ -55,6 +55,9 @@ export const taskFields: TaskField[] = [
 
 export type Draft = Record<string, string | boolean>;
 
+/** A field whose values differ among the tasks edited together: left as it is unless the person sets it. */
+export const mixed = '(mixed)';
+
 const minutesPer = { days: minutesPerDay, hours: 60 };
 
 /** A task's values as a form holds them (text, or a flag for checkboxes). */
@@ -86,14 +89,44 @@ function valueOf(spec: TaskField, value: string | boolean): unknown {
  * finish-like kinds.
  */
 export function patchOf(task: PlanTask, draft: Draft): TaskPatch {
-  const before = draftOf(task);
+  return patchBetween(draftOf(task), draft);
+}
+
+/** The fields of `draft` that differ from `before`, as the API takes them (a constraint with its date). */
+export function patchBetween(before: Draft, draft: Draft): TaskPatch {
   const patch: Record<string, unknown> = {};
-  for (const spec of taskFields) if (draft[spec.field] !== before[spec.field]) patch[spec.field] = valueOf(spec, draft[spec.field]!);
+  for (const spec of taskFields) {
+    const value = draft[spec.field];
+    // A field the tasks differ in, emptied again, is left as each task has it.
+    const unchanged = value === before[spec.field] || (before[spec.field] === mixed && value === '');
+    if (value !== undefined && !unchanged) patch[spec.field] = valueOf(spec, value);
+  }
   if ('constraintKind' in patch || 'constraintDate' in patch) {
     const kind = String(draft.constraintKind);
     const date = String(draft.constraintDate);
     patch.constraintKind = kind;
-    patch.constraintDate = kind === 'asap' || kind === 'alap' || date === '' ? null : planInstant(date, kind.startsWith('finish') || kind === 'must_finish_on' ? '17:00' : '08:00');
+    patch.constraintDate = kind === 'asap' || kind === 'alap' || date === '' || date === mixed ? null : planInstant(date, kind.startsWith('finish') || kind === 'must_finish_on' ? '17:00' : '08:00');
   }
   return patch as TaskPatch;
+}
+
+/** The fields one edit may set on many tasks at once: not what names or identifies one task, nor its actual dates. */
+export const bulkFields: TaskField[] = taskFields.filter((spec) => !['name', 'type', 'wbs', 'externalId', 'notes', 'actualStartAt', 'actualFinishAt'].includes(spec.field));
+
+
+/** What several tasks have in common, as a form holds it; a field whose values differ holds {@link mixed}. */
+export function commonDraft(tasks: readonly PlanTask[]): Draft {
+  const drafts = tasks.map(draftOf);
+  return Object.fromEntries(
+    bulkFields.map(({ field }) => {
+      const values = new Set(drafts.map((one) => one[field]));
+      return [field, values.size === 1 ? [...values][0]! : mixed];
+    }),
+  );
+}
+
+/** A field as a form shows it: the calendar field offers the project's calendars too. */
+export function withCalendars(spec: TaskField, calendars: readonly Calendar[]): TaskField {
+  if (spec.field !== 'calendarId') return spec;
+  return { ...spec, options: { ...spec.options, ...Object.fromEntries(calendars.map((calendar) => [calendar.id, `${calendar.name} (${calendar.timeZone})`])) } };
 }

@@ -7,6 +7,7 @@ import { counted, formatDate, minutesPerDay, planInstant, setPlanZone } from '..
 import { useColumnLayout } from '../gantt/column-layout';
 import { ColumnsPanel } from '../gantt/columns-panel';
 import { GanttChart } from '../gantt/gantt-chart';
+import { BulkEditDrawer } from '../gantt/bulk-edit';
 import { TaskDrawer } from '../gantt/task-drawer';
 import { SchedulePreview, type Span } from '../gantt/preview';
 import { timeScale, type Zoom } from '../gantt/time-scale';
@@ -90,7 +91,7 @@ function PlanView({ store }: { store: PlanStore }) {
   const [newName, setNewName] = useState('');
   const [newDays, setNewDays] = useState('1');
   const [newPlace, setNewPlace] = useState<NewTaskPlace>('after');
-  const [panel, setPanel] = useState<'columns' | 'members' | 'resources' | 'versions' | 'calendars' | null>(null);
+  const [panel, setPanel] = useState<'columns' | 'members' | 'resources' | 'versions' | 'calendars' | 'bulk' | null>(null);
   const [columnLayout, changeColumns] = useColumnLayout(user?.id ?? '', projectId);
   const [leveling, setLeveling] = useState<LevelingSummary | null>(null);
   const [pageError, setPageError] = useState<string | null>(null);
@@ -202,6 +203,14 @@ function PlanView({ store }: { store: PlanStore }) {
   };
 
   const opened = taskId ? tasksById.get(taskId) : undefined;
+  /** Opens the task's drawer, or, with several tasks selected, one form for all of them. */
+  const openSelection = (id: string) => {
+    if (selection.ids.size > 1 && selection.ids.has(id)) {
+      if (taskId) void navigate(`/projects/${projectId}`);
+      setPanel('bulk');
+    } else void navigate(`/projects/${projectId}/tasks/${id}`);
+  };
+  const bulkTasks = panel === 'bulk' ? plan.tasks.filter((task) => selection.ids.has(task.id)) : [];
   const focused = selection.focusId ? tasksById.get(selection.focusId) : undefined;
   const deletion = deleting ? store.deletionOf(deleting) : null;
   const shown = pageError ?? notice;
@@ -257,6 +266,7 @@ function PlanView({ store }: { store: PlanStore }) {
           selected={selection.ids.size}
           busy={history.busy}
           onDelete={() => setDeleting([...selection.ids])}
+          onInformation={() => selection.focusId && openSelection(selection.focusId)}
         />
       )}
       {shown && (
@@ -331,7 +341,7 @@ function PlanView({ store }: { store: PlanStore }) {
             baseline={baseline}
             preview={preview}
             editable={editable}
-            onOpen={(id) => void navigate(`/projects/${projectId}/tasks/${id}`)}
+            onOpen={openSelection}
             onDelete={(ids) => setDeleting(ids)}
             onInsert={() => document.getElementById('new-task-name')?.focus()}
             columnLayout={columnLayout}
@@ -343,6 +353,21 @@ function PlanView({ store }: { store: PlanStore }) {
         {panel === 'resources' && !opened && <ResourcesPanel projectId={projectId} resources={plan.resources} editable={editable} onChanged={reload} onClose={() => setPanel(null)} />}
         {panel === 'calendars' && !opened && <CalendarsPanel project={plan.project} calendars={plan.calendars} editable={editable} onChanged={reload} onClose={() => setPanel(null)} />}
         {panel === 'versions' && !opened && <VersionsPanel project={plan.project} editable={editable} onRestored={reload} onClose={() => setPanel(null)} />}
+        {panel === 'bulk' && !opened && bulkTasks.length > 1 && (
+          <BulkEditDrawer
+            // A new selection is a new form: what the tasks have in common is read again.
+            key={bulkTasks.map((task) => task.id).join()}
+            tasks={bulkTasks}
+            hasSummary={bulkTasks.some((task) => plan.tasks.some((other) => other.parentId === task.id))}
+            calendars={plan.calendars}
+            editable={editable}
+            onSave={(patch) => store.editTasks(bulkTasks, patch, `edit ${bulkTasks.length} tasks`).then(store.throwIfFailed)}
+            onClose={() => {
+              setPanel(null);
+              document.querySelector<HTMLElement>('.gantt')?.focus();
+            }}
+          />
+        )}
         {opened && (
           <TaskDrawer
             key={opened.id}
@@ -387,7 +412,7 @@ function PlanView({ store }: { store: PlanStore }) {
 }
 
 /** The editing commands, each with its key, for mouse users and as a map of the keys. */
-function EditBar(props: { store: PlanStore; undoLabel: string | null; redoLabel: string | null; selected: number; busy: boolean; onDelete(): void }) {
+function EditBar(props: { store: PlanStore; undoLabel: string | null; redoLabel: string | null; selected: number; busy: boolean; onDelete(): void; onInformation(): void }) {
   const { store, selected } = props;
   const none = selected === 0;
   const command = (label: string, keys: string, run: () => unknown, disabled: boolean) => (
@@ -413,6 +438,7 @@ function EditBar(props: { store: PlanStore; undoLabel: string | null; redoLabel:
       }, false)}
       {command('Link', 'Control+F2', store.linkSelection, selected < 2)}
       {command('Unlink', 'Control+Shift+F2', store.unlinkSelection, none)}
+      {command('Information', 'Shift+F2', props.onInformation, none)}
       {command('Delete', 'Delete', props.onDelete, none)}
     </div>
   );
