@@ -169,6 +169,27 @@ describe('the plan store of the web app', () => {
     expect((await read()).tasks[0]!.name).toBe('Design (final)');
   });
 
+  it('checks the tasks of a big edit in one read of the plan, not a request per task', async () => {
+    const { body } = await server.request<{ project: { id: string } }>('POST', '/api/projects', { key, body: { name: 'Bulk undo', startDate: '2027-01-04' } });
+    const projectId = body.project.id;
+    await server.request('POST', `/api/projects/${projectId}/tasks`, { key, body: { createTasks: Array.from({ length: 30 }, (_, i) => ({ name: `T${i}`, durationMin: 480 })) } });
+    const client = createClient({ baseUrl: server.url, headers: { cookie: ada.cookie } });
+    client.setCsrfToken(ada.csrfToken);
+    const calls: string[] = [];
+    const counted: typeof client.call = (name, ...rest) => {
+      calls.push(name);
+      return client.call(name, ...rest);
+    };
+    const store = await PlanStore.open(counted, projectId);
+    const tasks = store.getState().plan.tasks;
+    expect(await store.editTasks(tasks, { progressPct: 50 })).toBe(true);
+    calls.length = 0;
+    await server.request('PATCH', `/api/projects/${projectId}/tasks/${tasks[29]!.id}`, { key, body: { progressPct: 75 } });
+    expect(await store.undo()).toBe(false);
+    expect(store.getState().notice).toMatch(new RegExp(`${tasks[29]!.key} was changed by someone else`));
+    expect(calls).toEqual(['getProject']);
+  });
+
   it('shows a refused change and keeps nothing of it', async () => {
     const { store, ids, read } = await openPlan(['A']);
     expect(await store.editTask(store.getState().tasksById.get(ids.A!)!, { name: '' })).toBe(false);

@@ -62,6 +62,9 @@ export function newId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/** Up to this many tasks an undo checks one by one; beyond, it reads the plan once. */
+const fewWatchedTasks = 20;
+
 /**
  * One open plan, apart from any view (in the spirit of tldraw's Editor): the plan as the
  * server last answered, the selection, and the undo history of every change made here.
@@ -311,17 +314,30 @@ export class PlanStore {
     return values;
   }
 
-  /** Reads the watched tasks again from the server: the key of one someone else changed since, if any. */
+  /**
+   * Reads the watched tasks again from the server: the key of one someone else changed
+   * since, if any. A few are read one by one; more (a bulk edit, a big paste) in one read
+   * of the plan, rather than a request per task that would spend the session's budget.
+   */
   private async changedSince(entry: HistoryEntry): Promise<string | null> {
     if (!entry.expected) return null;
-    const checks = [...entry.expected].map(async ([taskId, expected]) => {
-      const current = await this.call('getTask', { params: { projectId: this.projectId, taskId } }).then(
-        ({ task }) => task as Record<string, unknown>,
-        (error: unknown) => {
-          if (error instanceof ApiError && error.status === 404) return null;
-          throw error;
-        },
-      );
+    const watched = [...entry.expected];
+    const currentOf: (taskId: string) => Promise<Record<string, unknown> | null> =
+      watched.length > fewWatchedTasks
+        ? await this.call('getProject', { params: { projectId: this.projectId } }).then(({ tasks }) => {
+            const byId = new Map<string, Record<string, unknown>>(tasks.map((task) => [task.id, task]));
+            return (taskId) => Promise.resolve(byId.get(taskId) ?? null);
+          })
+        : (taskId) =>
+            this.call('getTask', { params: { projectId: this.projectId, taskId } }).then(
+              ({ task }) => task as Record<string, unknown>,
+              (error: unknown) => {
+                if (error instanceof ApiError && error.status === 404) return null;
+                throw error;
+              },
+            );
+    const checks = watched.map(async ([taskId, expected]) => {
+      const current = await currentOf(taskId);
       const same = expected === null ? current === null : current !== null && Object.entries(expected).every(([field, value]) => current[field] === value);
       return same ? null : ((current?.key as string | undefined) ?? this.state.tasksById.get(taskId)?.key ?? 'a task');
     });
