@@ -9,7 +9,7 @@ import { Assignee, Conflict, Dependency, PlanTask, Task } from './resources/task
 import { User } from './resources/users.js';
 import { Delivery, Webhook } from './resources/webhooks.js';
 import { Workspace } from './resources/workspaces.js';
-import type { RouteDef } from './routes.js';
+import { operationTags, type RouteDef } from './routes.js';
 
 /** Resource schemas published as named components, so responses refer to them by name. */
 const models: Record<string, z.ZodType> = {
@@ -166,6 +166,7 @@ function webhooksOf(schemas: Map<string, z.ZodType>): Record<string, JsonObject>
       const name = eventComponentName(type);
       schemas.set(name, eventEnvelopes[type]);
       const operation = {
+        operationId: `on${name.slice(0, -'Event'.length)}`,
         summary: type,
         description,
         // Deliveries carry no API key: receivers check `Service-Signature` instead.
@@ -267,7 +268,7 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
     },
     servers: [{ url: serverUrl }],
     security: [{ apiKey: [] }],
-    tags: [...new Set(routeList.map((def) => def.tag))].map((name) => ({ name })),
+    tags: [...new Set(routeList.map((def) => def.tag))].map((name) => ({ name, description: operationTags[name] })),
     paths,
     webhooks,
     components: {

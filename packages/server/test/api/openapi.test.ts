@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { API_VERSION, errorCatalogue, eventTypes, listedEvents, listedOptInEvents, optInEventTypes, PING_EVENT, routes } from '@gantry/contract';
+import { BaseResolver, createConfig, lintDocument, makeDocumentFromString } from '@redocly/openapi-core';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -21,6 +22,7 @@ type Doc = {
   info: { version: string; title: string };
   servers?: { url: string }[];
   security?: Record<string, string[]>[];
+  tags: { name: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
   webhooks: Record<string, { post: Operation & { security: unknown[]; requestBody: { required: boolean; content: Record<string, { schema: { $ref: string } }> } } }>;
   components: { schemas: Record<string, Record<string, unknown>>; securitySchemes: Record<string, { type: string; scheme?: string }> };
@@ -35,6 +37,24 @@ function documentedErrorStatuses(): Record<string, number> {
   return Object.fromEntries([...section.matchAll(/^\| (\d{3}) \| (\w+) \|/gm)].map((row) => [row[2], Number(row[1])]));
 }
 const httpMethods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/**
+ * The problems Redocly's `recommended` rules find in a document, errors and warnings alike.
+ * The document refers only to itself: a lint that tried to fetch anything fails.
+ */
+async function redoclyProblems(doc: Doc, name: string): Promise<string[]> {
+  const offline = new BaseResolver({
+    http: {
+      headers: [],
+      customFetch: (url: string) => {
+        throw new Error(`the lint tried to fetch ${url}`);
+      },
+    },
+  });
+  const config = await createConfig({ extends: ['recommended'] }, { externalRefResolver: offline });
+  const problems = await lintDocument({ document: makeDocumentFromString(JSON.stringify(doc), name), config, externalRefResolver: offline });
+  return problems.map((problem) => `${problem.severity} ${problem.ruleId} ${problem.location[0]?.pointer ?? ''}: ${problem.message}`);
+}
 
 /**
  * Every (method, path) the Fastify app registered, from `printRoutes({commonPrefix:false})`,
@@ -86,6 +106,12 @@ describe('OpenAPI document', () => {
     const result = await validator.validate(doc as unknown as Record<string, unknown>);
     expect(result.valid, JSON.stringify(result.errors, null, 2)).toBe(true);
     expect(validator.version).toBe('3.1');
+  });
+
+  it("is clean under Redocly's recommended rules: no error, no warning", async () => {
+    expect(await redoclyProblems(doc, '/api/openapi.json')).toEqual([]);
+    // The lint has teeth: a tag without its description is a warning.
+    expect(await redoclyProblems({ ...doc, tags: doc.tags.map(({ name }) => ({ name })) }, 'probe.json')).toContainEqual(expect.stringMatching(/^warn tag-description /));
   });
 
   it('carries the API version 2026-10-01 and the service address', () => {
