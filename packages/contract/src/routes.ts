@@ -120,6 +120,8 @@ export interface RouteDef<
    * Who may call: `bearer` (API keys and OAuth tokens, and the web app's session cookie;
    * the default), `session` (only a person signed in in the browser, for what only the
    * person may do, such as disconnecting apps), or `none` (anyone: signing up and in).
+   * `session` and `none` routes are the web app's own: its OpenAPI document lists them,
+   * apart from the public one of what keys and OAuth apps may call.
    */
   credentials?: 'bearer' | 'session' | 'none';
   /**
