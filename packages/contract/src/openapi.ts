@@ -9,7 +9,7 @@ import { Assignee, Conflict, Dependency, PlanTask, Task } from './resources/task
 import { User } from './resources/users.js';
 import { Delivery, Webhook } from './resources/webhooks.js';
 import { Workspace } from './resources/workspaces.js';
-import type { RouteDef } from './routes.js';
+import { operationTags, type RouteDef } from './routes.js';
 
 /** Resource schemas published as named components, so responses refer to them by name. */
 const models: Record<string, z.ZodType> = {
@@ -166,6 +166,7 @@ function webhooksOf(schemas: Map<string, z.ZodType>): Record<string, JsonObject>
       const name = eventComponentName(type);
       schemas.set(name, eventEnvelopes[type]);
       const operation = {
+        operationId: `on${name.slice(0, -'Event'.length)}`,
         summary: type,
         description,
         // Deliveries carry no API key: receivers check `Service-Signature` instead.
@@ -179,6 +180,50 @@ function webhooksOf(schemas: Map<string, z.ZodType>): Record<string, JsonObject>
   );
 }
 
+/**
+ * Whom an OpenAPI document is for. `integrations`: every operation API keys and OAuth apps
+ * may call, the public document. `web-app`: the browser's own operations, which keys and
+ * OAuth tokens cannot call: signing up and in (no credential) and what only the person
+ * signed in in the web app may do (the session only), such as deleting projects and tasks.
+ */
+export type OpenApiAudience = 'integrations' | 'web-app';
+
+/** Where the server publishes the document of each audience (no credential needed). */
+export const openApiDocumentPaths: Record<OpenApiAudience, string> = {
+  integrations: '/api/openapi.json',
+  'web-app': '/api/openapi-web-app.json',
+};
+
+/** A route that takes a key or an OAuth token is for integrations; one that takes only the session, or no credential, is the web app's. */
+export function audienceOf(def: RouteDef): OpenApiAudience {
+  return (def.credentials ?? 'bearer') === 'bearer' ? 'integrations' : 'web-app';
+}
+
+const schemaRefPrefix = '#/components/schemas/';
+
+/**
+ * The named schemas that `roots` refer to, directly or through other named schemas: each
+ * document publishes only the schemas of its own operations.
+ */
+function referencedSchemas(schemas: Record<string, JsonObject>, roots: unknown): Record<string, JsonObject> {
+  const used = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      const name = key === '$ref' && typeof value === 'string' && value.startsWith(schemaRefPrefix) ? value.slice(schemaRefPrefix.length) : undefined;
+      if (name === undefined) {
+        visit(value);
+      } else if (!used.has(name)) {
+        used.add(name);
+        visit(schemas[name]);
+      }
+    }
+  };
+  visit(roots);
+  return Object.fromEntries(Object.entries(schemas).filter(([name]) => used.has(name)));
+}
+
 /** Who may call: keys, OAuth tokens and web sessions; web sessions only; or anyone. */
 function securityOf(def: RouteDef): JsonObject[] {
   if (def.credentials === 'none') return [];
@@ -187,10 +232,72 @@ function securityOf(def: RouteDef): JsonObject[] {
 }
 
 /**
- * Builds the OpenAPI 3.1 document of the given operations from the very schemas the
- * server validates with, so the document cannot drift from the behaviour.
+ * The security schemes a document's operations name: integrations may call with a key or an
+ * OAuth token, and the web app with its session; the web app's own operations take the
+ * session only.
  */
-export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: string): JsonObject {
+function securitySchemesOf(audience: OpenApiAudience, serverUrl: string): Record<string, JsonObject> {
+  const session = {
+    type: 'apiKey',
+    in: 'cookie',
+    name: 'gantry_session',
+    description:
+      'The web session of a person signed in in the browser (set by `POST /api/auth/session`, by verifying the e-mail address or resetting the password, and by the OAuth sign-in page; for browsers, not integrations). Every POST, PUT, PATCH and DELETE it authenticates must send `X-CSRF-Token` (the `csrfToken` of the session) and no foreign `Origin`, else 403 with `details.reason = "csrf"`.',
+  };
+  if (audience === 'web-app') return { session };
+  return {
+    apiKey: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'A personal API key (`gnt_…`) in `Authorization: Bearer <key>`.',
+    },
+    session,
+    oauth2: {
+      type: 'oauth2',
+      description: `An OAuth 2.1 access token of an app acting for a person, in \`Authorization: Bearer <token>\`: authorization code with PKCE (S256 only), resource \`${serverUrl}/api\`, dynamic client registration at \`${serverUrl}/api/oauth/register\`, metadata at \`${serverUrl}/.well-known/oauth-authorization-server\`. A token acts exactly like an API key of its scope.`,
+      flows: {
+        authorizationCode: {
+          authorizationUrl: `${serverUrl}/oauth/authorize`,
+          tokenUrl: `${serverUrl}/api/oauth/token`,
+          refreshUrl: `${serverUrl}/api/oauth/token`,
+          scopes: { 'service:read': 'Read everything the person can read', 'service:write': 'Read, create and change (never delete projects or tasks)' },
+        },
+      },
+    },
+  };
+}
+
+/** What each document says of itself in `info`: its title, and what a schema cannot say. */
+function infoOf(audience: OpenApiAudience): { title: string; description: string } {
+  const requestLimits = `Request bodies are limited to ${limits.requestBodyMaxBytes} bytes (413 \`payload_too_large\`). Before any field is validated, a request is refused with one 400 \`invalid_request\` if it holds an array of more than ${limits.changesPerChangeSet} items, a string of more than ${limits.descriptionMaxLength} characters or one that is not well-formed Unicode (a lone UTF-16 surrogate), the NUL character, nesting deeper than ${limits.requestBodyMaxDepth} levels, or more than ${limits.requestValuesMax} values in all. A 400 lists at most ${limits.errorFieldsMax} field problems.`;
+  if (audience === 'web-app') {
+    return {
+      title: 'Gantry web app API',
+      description: [
+        'The operations of the web app itself, for browsers rather than integrations: signing up and in, which take no credential, and what only the person signed in in the web app may do, which takes the `session` cookie, such as deleting projects and tasks, managing API keys or disconnecting apps.',
+        `Those that take the session refuse API keys and OAuth tokens: 401 \`unauthorized\`, and for a deletion 403 \`forbidden\` with \`details.reason = "destructive"\`. What keys and OAuth apps may call is the public document, \`${openApiDocumentPaths.integrations}\`; the session may call each of its operations too.`,
+        requestLimits,
+      ].join('\n\n'),
+    };
+  }
+  return {
+    title: 'Gantry API',
+    description: [
+      'Projects, tasks, dependencies and a scheduling engine that recomputes dates, float and the critical path after every write.',
+      `Rate limits per API key, sliding one-minute window: ${limits.readRequestsPerMinute} reads and ${limits.writeRequestsPerMinute} writes.`,
+      requestLimits,
+      `Keys and OAuth apps can never delete projects or tasks: the API has no such operation, and any attempt answers 403 \`forbidden\` with \`details.reason = "destructive"\`. Deleting, like signing in and the person's own settings, is done in the web app, whose operations are described apart (\`${openApiDocumentPaths['web-app']}\`).`,
+      'Subscribed webhooks receive the events under `webhooks`: signed JSON envelopes, delivered at least once and unordered.',
+    ].join('\n\n'),
+  };
+}
+
+/**
+ * Builds the OpenAPI 3.1 document of the operations of `routeList` meant for `audience` from
+ * the very schemas the server validates with, so the document cannot drift from the behaviour.
+ */
+export function buildOpenApiDocument(audience: OpenApiAudience, routeList: readonly RouteDef[], serverUrl: string): JsonObject {
+  const operations = routeList.filter((def) => audienceOf(def) === audience);
   const requestSchemas = new Map<string, z.ZodType>();
   const errorTable = Object.entries(errorCatalogue).map(([code, entry]) => `- \`${code}\` (${entry.status}): ${entry.description}`);
   const responseSchemas = new Map<string, z.ZodType>([
@@ -198,9 +305,10 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
     ...Object.entries(models),
   ]);
   const paths: Record<string, Record<string, JsonObject>> = {};
-  const webhooks = webhooksOf(responseSchemas);
+  // Receivers of webhooks are integrations.
+  const webhooks = audience === 'integrations' ? webhooksOf(responseSchemas) : undefined;
 
-  for (const def of routeList) {
+  for (const def of operations) {
     if (def.body) requestSchemas.set(def.body.name, def.body.schema);
     const noContent = def.response.status === 204;
     const { media } = def.response;
@@ -253,54 +361,15 @@ export function buildOpenApiDocument(routeList: readonly RouteDef[], serverUrl: 
 
   return {
     openapi: '3.1.0',
-    info: {
-      title: 'Gantry API',
-      version: API_VERSION,
-      description: [
-        'Projects, tasks, dependencies and a scheduling engine that recomputes dates, float and the critical path after every write.',
-        `Rate limits per API key, sliding one-minute window: ${limits.readRequestsPerMinute} reads and ${limits.writeRequestsPerMinute} writes.`,
-        `Request bodies are limited to ${limits.requestBodyMaxBytes} bytes (413 \`payload_too_large\`). Before any field is validated, a request is refused with one 400 \`invalid_request\` if it holds an array of more than ${limits.changesPerChangeSet} items, a string of more than ${limits.descriptionMaxLength} characters or one that is not well-formed Unicode (a lone UTF-16 surrogate), the NUL character, nesting deeper than ${limits.requestBodyMaxDepth} levels, or more than ${limits.requestValuesMax} values in all. A 400 lists at most ${limits.errorFieldsMax} field problems.`,
-        'Keys and OAuth apps can never delete projects or tasks: any such attempt answers 403 `forbidden` with `details.reason = "destructive"`.',
-        'Subscribed webhooks receive the events under `webhooks`: signed JSON envelopes, delivered at least once and unordered.',
-      ].join('\n\n'),
-      license: { name: 'MIT', identifier: 'MIT' },
-    },
+    info: { ...infoOf(audience), version: API_VERSION, license: { name: 'MIT', identifier: 'MIT' } },
     servers: [{ url: serverUrl }],
-    security: [{ apiKey: [] }],
-    tags: [...new Set(routeList.map((def) => def.tag))].map((name) => ({ name })),
+    security: audience === 'integrations' ? [{ apiKey: [] }] : [{ session: [] }],
+    tags: [...new Set(operations.map((def) => def.tag))].map((name) => ({ name, description: operationTags[name] })),
     paths,
-    webhooks,
+    ...(webhooks ? { webhooks } : {}),
     components: {
-      securitySchemes: {
-        apiKey: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'A personal API key (`gnt_…`) in `Authorization: Bearer <key>`.',
-        },
-        session: {
-          type: 'apiKey',
-          in: 'cookie',
-          name: 'gantry_session',
-          description:
-            'The web session of a person signed in in the browser (set by `POST /api/auth/session`, by verifying the e-mail address or resetting the password, and by the OAuth sign-in page; for browsers, not integrations). Every POST, PUT, PATCH and DELETE it authenticates must send `X-CSRF-Token` (the `csrfToken` of the session) and no foreign `Origin`, else 403 with `details.reason = "csrf"`.',
-        },
-        oauth2: {
-          type: 'oauth2',
-          description: `An OAuth 2.1 access token of an app acting for a person, in \`Authorization: Bearer <token>\`: authorization code with PKCE (S256 only), resource \`${serverUrl}/api\`, dynamic client registration at \`${serverUrl}/api/oauth/register\`, metadata at \`${serverUrl}/.well-known/oauth-authorization-server\`. A token acts exactly like an API key of its scope.`,
-          flows: {
-            authorizationCode: {
-              authorizationUrl: `${serverUrl}/oauth/authorize`,
-              tokenUrl: `${serverUrl}/api/oauth/token`,
-              refreshUrl: `${serverUrl}/api/oauth/token`,
-              scopes: { 'service:read': 'Read everything the person can read', 'service:write': 'Read, create and change (never delete projects or tasks)' },
-            },
-          },
-        },
-      },
-      schemas: {
-        ...componentsOf(requestSchemas, 'input'),
-        ...componentsOf(responseSchemas, 'output'),
-      },
+      securitySchemes: securitySchemesOf(audience, serverUrl),
+      schemas: referencedSchemas({ ...componentsOf(requestSchemas, 'input'), ...componentsOf(responseSchemas, 'output') }, { paths, webhooks }),
     },
   };
 }

@@ -83,6 +83,21 @@ import { ProjectExportQuery, ProjectImport, ProjectImportResult } from './resour
 import { ProjectFromTemplate, TemplateCreate, TemplateList, TemplateListQuery, TemplateResponse } from './resources/templates.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/** The groups operations are listed under in the OpenAPI documents, each with what it holds. */
+export const operationTags = {
+  Account: 'The person a credential acts for: their profile and workspaces; in the web app, their API keys and the apps they connected.',
+  'Web sessions': 'Signing up, in and out in the browser, verifying the e-mail address and resetting the password: the web session cookie.',
+  Projects: 'Projects and their plans as a whole: creating, importing, exporting and duplicating them, saved versions, baselines, forecasts and resource leveling.',
+  Templates: 'Ready-made plans to start a project from: the built-in ones and those saved in a workspace.',
+  Tasks: 'Tasks, change sets and comments: every write recalculates the dates, float and critical path of the plan.',
+  Dependencies: 'Links between tasks (finish-to-start, start-to-start, finish-to-finish, start-to-finish, with lag); a link that would close a cycle is refused.',
+  People: 'Who works on a project: members and their roles, invite links and the people assigned to tasks.',
+  Resources: 'Who and what can be assigned to tasks, people with an account or not, with their Max. Units.',
+  Calendars: 'Working calendars: working times per weekday in a time zone, holidays and special working days.',
+  Webhooks: 'Subscriptions to events, their signing secrets, test events and the delivery log.',
+} as const;
+export type OperationTag = keyof typeof operationTags;
 /** `read` suffices for reads; `write` includes `read`. */
 export type Scope = 'read' | 'write';
 
@@ -105,6 +120,8 @@ export interface RouteDef<
    * Who may call: `bearer` (API keys and OAuth tokens, and the web app's session cookie;
    * the default), `session` (only a person signed in in the browser, for what only the
    * person may do, such as disconnecting apps), or `none` (anyone: signing up and in).
+   * `session` and `none` routes are the web app's own: its OpenAPI document lists them,
+   * apart from the public one of what keys and OAuth apps may call.
    */
   credentials?: 'bearer' | 'session' | 'none';
   /**
@@ -113,7 +130,7 @@ export interface RouteDef<
    * `forbidden`, `details.reason = "destructive"`, whatever else the call holds.
    */
   destructive?: true;
-  tag: string;
+  tag: OperationTag;
   summary: string;
   description?: string;
   params?: P;

@@ -1,4 +1,4 @@
-import { buildOpenApiDocument, routes } from '@gantry/contract';
+import { buildOpenApiDocument, openApiDocumentPaths, routes, type OpenApiAudience } from '@gantry/contract';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import type { ValidateFunction } from 'ajv';
@@ -10,28 +10,37 @@ type Delivery = {
 };
 type Doc = {
   paths: Record<string, Record<string, Operation>>;
-  webhooks: Record<string, { post: Delivery }>;
+  webhooks?: Record<string, { post: Delivery }>;
   components: { schemas: Record<string, unknown> };
 };
 
-export const openApiDocument = buildOpenApiDocument(Object.values(routes), 'http://localhost:3000') as unknown as Doc;
+const audiences = Object.keys(openApiDocumentPaths) as OpenApiAudience[];
+/** The documents the server publishes: what integrations may call, and the web app's own operations. */
+const openApiDocuments = Object.fromEntries(
+  audiences.map((audience) => [audience, buildOpenApiDocument(audience, Object.values(routes), 'http://localhost:3000') as unknown as Doc]),
+) as Record<OpenApiAudience, Doc>;
+const publicDocument = openApiDocuments.integrations;
 
 const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => void;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 addFormats(ajv);
-ajv.addSchema({ $id: 'doc', components: openApiDocument.components });
+for (const audience of audiences) ajv.addSchema({ $id: audience, components: openApiDocuments[audience].components });
 
-const templates = Object.keys(openApiDocument.paths).map((template) => ({
-  template,
-  pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`),
-}));
+const templates = audiences.flatMap((audience) =>
+  Object.keys(openApiDocuments[audience].paths).map((template) => ({
+    audience,
+    template,
+    pattern: new RegExp(`^${template.replace(/\{\w+\}/g, '[^/]+')}$`),
+  })),
+);
 const cache = new Map<string, ValidateFunction>();
 
-function validatorFor(ref: string): ValidateFunction {
-  let validate = cache.get(ref);
+function validatorFor(audience: OpenApiAudience, ref: string): ValidateFunction {
+  const key = `${audience}${ref}`;
+  let validate = cache.get(key);
   if (!validate) {
-    validate = ajv.getSchema(`doc${ref}`) as ValidateFunction;
-    cache.set(ref, validate);
+    validate = ajv.getSchema(key) as ValidateFunction;
+    cache.set(key, validate);
   }
   return validate;
 }
@@ -42,8 +51,11 @@ function validatorFor(ref: string): ValidateFunction {
  * Returns the problems (empty when it matches).
  */
 export function openApiProblems(method: string, pathname: string, status: number, body: unknown): string[] {
-  const match = templates.find(({ pattern }) => pattern.test(pathname));
-  const operation = match ? openApiDocument.paths[match.template]?.[method.toLowerCase()] : undefined;
+  // A path may be in both documents, each with its own methods (`DELETE /api/projects/{projectId}` is the web app's).
+  const matches = templates.filter(({ pattern }) => pattern.test(pathname));
+  const match = matches.find(({ audience, template }) => openApiDocuments[audience].paths[template]?.[method.toLowerCase()]) ?? matches[0];
+  const audience = match?.audience ?? 'integrations';
+  const operation = match ? openApiDocuments[match.audience].paths[match.template]?.[method.toLowerCase()] : undefined;
   let ref = '#/components/schemas/Error';
   if (operation) {
     const response = operation.responses[String(status)];
@@ -53,7 +65,7 @@ export function openApiProblems(method: string, pathname: string, status: number
   } else if (status < 400) {
     return [];
   }
-  const validate = validatorFor(ref);
+  const validate = validatorFor(audience, ref);
   if (validate(body)) return [];
   return (validate.errors ?? []).map((error) => `${ref} ${error.instancePath} ${error.message}`);
 }
@@ -65,7 +77,7 @@ export function openApiProblems(method: string, pathname: string, status: number
  */
 export function webhookProblems(headers: Record<string, string | string[] | undefined>, body: unknown): string[] {
   const type = (body as { type?: unknown } | null)?.type;
-  const delivery = typeof type === 'string' ? openApiDocument.webhooks[type]?.post : undefined;
+  const delivery = typeof type === 'string' ? publicDocument.webhooks?.[type]?.post : undefined;
   if (!delivery) return [`event type ${String(type)} is not documented under webhooks`];
   const problems: string[] = [];
   for (const parameter of delivery.parameters.filter((p) => p.in === 'header')) {
@@ -77,7 +89,7 @@ export function webhookProblems(headers: Record<string, string | string[] | unde
     }
   }
   const ref = delivery.requestBody.content['application/json'].schema.$ref;
-  const validate = validatorFor(ref);
+  const validate = validatorFor('integrations', ref);
   if (!validate(body)) problems.push(...(validate.errors ?? []).map((error) => `${ref} ${error.instancePath} ${error.message}`));
   return problems;
 }

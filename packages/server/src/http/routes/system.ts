@@ -1,12 +1,13 @@
-import { buildOpenApiDocument, routes } from '@gantry/contract';
+import { buildOpenApiDocument, openApiDocumentPaths, routes, type OpenApiAudience } from '@gantry/contract';
 import type { FastifyInstance } from 'fastify';
 import type { DomainContext } from '../../domain/context.js';
 import type { ServiceMetrics } from '../metrics.js';
 
-/** Public routes: liveness with store reachability, the OpenAPI document, and the metrics for Prometheus. */
+/**
+ * Public routes: liveness with store reachability, the OpenAPI documents (what integrations
+ * may call, and the web app's own operations), and the metrics for Prometheus.
+ */
 export function systemRoutes(app: FastifyInstance, ctx: DomainContext, metrics: ServiceMetrics): void {
-  const openApi = JSON.stringify(buildOpenApiDocument(Object.values(routes), ctx.baseUrl));
-
   app.get('/healthz', async (request, reply) => {
     try {
       await ctx.store.ping();
@@ -22,5 +23,8 @@ export function systemRoutes(app: FastifyInstance, ctx: DomainContext, metrics: 
   // Figures by route template and counts only: nothing about any user or project.
   app.get('/metrics', async (_request, reply) => reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()));
 
-  app.get('/api/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(openApi));
+  for (const [audience, path] of Object.entries(openApiDocumentPaths) as [OpenApiAudience, string][]) {
+    const document = JSON.stringify(buildOpenApiDocument(audience, Object.values(routes), ctx.baseUrl));
+    app.get(path, async (_request, reply) => reply.type('application/json; charset=utf-8').send(document));
+  }
 }
