@@ -42,6 +42,7 @@ import { AppError, invalid } from '../domain/errors.js';
 import { fieldProblems } from '../domain/validation.js';
 import { perform, RawJson, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
+import { yieldIfBusy } from '../time-slice.js';
 import { RequestBudget } from './request-budget.js';
 
 /** Who calls, for one MCP request: what the tools act with. */
@@ -524,6 +525,8 @@ export function buildMcpServer(caller: McpCaller, version: string): McpServer {
         if (refused) return { isError: true, content: [{ type: 'text', text: refused.message }] };
         const text = typeof json === 'string' ? json : json.toString('utf8');
         const structured = result instanceof RawJson ? (JSON.parse(text) as Answer) : result;
+        // Reading megabytes back took its time, and the SDK serialises the answer in one go next: other requests first.
+        await yieldIfBusy();
         // The summary for people, then the whole answer as JSON for clients that read only text (MCP: structured content SHOULD also come as text).
         return { structuredContent: structured, content: [{ type: 'text', text: tool.summary(structured, args) }, { type: 'text', text }] };
       } catch (error) {
