@@ -45,6 +45,16 @@ export const limits = {
   importTasksMax: 20_000,
   /** Deepest nesting of elements in an imported XML file (Microsoft Project's files need 10). */
   importXmlDepthMax: 32,
+  /**
+   * One `POST /mcp` (a single message or a JSON-RPC batch): at most this many requests run
+   * (a batch of get_plan calls must not cost what many separate reads, each rate-limited, would)…
+   */
+  mcpCallsPerRequest: 10,
+  /**
+   * …and their answers total at most this many bytes: the get_plan answer of a plan of about
+   * 15,000 tasks (an answer carries its JSON twice, as structured content and as text).
+   */
+  mcpAnswerBytesPerRequest: 32 * 1024 * 1024,
   /** Project keys: 2-5 letters or digits, starting with a letter. */
   projectKeyPattern: /^[A-Za-z][A-Za-z0-9]{1,4}$/,
 } as const;

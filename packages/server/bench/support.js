@@ -67,7 +67,10 @@ export async function benchStore(databaseUrl) {
 /** The bench user's password, for benchmarks that sign in as a person (the web app). */
 export const benchPassword = 'bench-password-1';
 
-/** Starts `gantry serve` on a free port with a user and a write key; returns its address and key. */
+/**
+ * Starts `gantry serve` on a free port with a user and a write key; returns its address and
+ * key, the server's process id, and `cli(...args)`, the gantry CLI on the same store (JSON).
+ */
 export async function startGantry(env, nodeArgs = []) {
   const { BASE_URL: _vite, DATABASE_URL: _db, ...inherited } = process.env;
   const fullEnv = { ...inherited, ...env };
@@ -83,6 +86,8 @@ export async function startGantry(env, nodeArgs = []) {
   return {
     base,
     key,
+    pid: child.pid,
+    cli,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     async stop() {
       child.kill('SIGTERM');

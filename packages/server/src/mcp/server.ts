@@ -34,7 +34,7 @@ import {
   type WorkspaceList,
   type WriteResult,
 } from '@gantry/contract';
-import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations } from '@modelcontextprotocol/server';
+import { McpServer, type CallToolResult, type StandardSchemaWithJSON, type ToolAnnotations, type Transport } from '@modelcontextprotocol/server';
 import type { FastifyBaseLogger } from 'fastify';
 import { z } from 'zod';
 import type { Actor, DomainContext } from '../domain/context.js';
@@ -42,6 +42,8 @@ import { AppError, invalid } from '../domain/errors.js';
 import { fieldProblems } from '../domain/validation.js';
 import { perform, RawJson, type Operation } from '../domain/operation.js';
 import { operations } from '../domain/operations.js';
+import { yieldIfBusy } from '../time-slice.js';
+import { RequestBudget } from './request-budget.js';
 
 /** Who calls, for one MCP request: what the tools act with. */
 export interface McpCaller {
@@ -75,6 +77,12 @@ interface Tool {
 }
 
 type Answer = Record<string, unknown>;
+/** What an operation answered: an object, or the JSON the domain already serialised (a whole plan). */
+interface Ran {
+  answer: Answer | RawJson;
+  /** The call saved a change (it needs the write scope and was no dry run). */
+  saved: boolean;
+}
 interface RunOptions {
   body?: Args;
   dryRun?: boolean;
@@ -89,7 +97,7 @@ interface RunOptions {
  * split back into the operation's path parameters, query and body (by the contract's
  * schemas), then `perform` checks scope, validates once and runs the domain function.
  */
-async function run(caller: McpCaller, operation: Operation, args: Args, options: RunOptions = {}): Promise<Answer> {
+async function run(caller: McpCaller, operation: Operation, args: Args, options: RunOptions = {}): Promise<Ran> {
   const { def } = operation;
   const params: Args = {};
   const query: Args = {};
@@ -112,8 +120,11 @@ async function run(caller: McpCaller, operation: Operation, args: Args, options:
     dryRun: dryRun === true,
     idempotencyKey: idempotencyKey as string | undefined,
   });
-  return (outcome.body instanceof RawJson ? JSON.parse(outcome.body.bytes.toString('utf8')) : outcome.body) as Answer;
+  return { answer: outcome.body as Answer | RawJson, saved: def.scope === 'write' && dryRun !== true };
 }
+
+/** The answer as an object (serialised JSON read back). */
+const answerOf = (answer: Answer | RawJson): Answer => (answer instanceof RawJson ? (JSON.parse(answer.bytes.toString('utf8')) as Answer) : answer);
 
 /** The first items of a list, as a person reads them: `a, b, c and 7 more`. */
 function listed<T>(items: readonly T[], show: (item: T) => string, max = 10): string {
@@ -254,7 +265,7 @@ export const tools = {
     input: taskArgs,
     output: TaskResponse.extend(CommentList.shape),
     annotations: read,
-    complete: async (caller, args, answer) => ({ ...answer, ...(await run(caller, operations.listComments, args)) }),
+    complete: async (caller, args, answer) => ({ ...answer, ...answerOf((await run(caller, operations.listComments, args)).answer) }),
     summary: (answer) => {
       const { task, comments } = answer as Of<typeof TaskResponse> & Of<typeof CommentList>;
       const float = task.totalFloatMin === null ? '' : `, float ${task.totalFloatMin} min${task.isCritical ? ' (critical)' : ''}`;
@@ -468,12 +479,29 @@ function toolSchemas(): Schemas {
   return schemas;
 }
 
+/** An MCP server that serves its one exchange within a budget (docs/mcp.md › Limits). */
+class BudgetedMcpServer extends McpServer {
+  constructor(
+    private readonly budget: RequestBudget,
+    ...options: ConstructorParameters<typeof McpServer>
+  ) {
+    super(...options);
+  }
+
+  override async connect(transport: Transport): Promise<void> {
+    await super.connect(transport);
+    this.budget.serve(transport);
+  }
+}
+
 /**
  * An MCP server for one request: the tools the caller's credential may use (a read
  * credential is not offered the write tools), each running the domain's operations.
  */
 export function buildMcpServer(caller: McpCaller, version: string): McpServer {
-  const server = new McpServer(
+  const budget = new RequestBudget();
+  const server = new BudgetedMcpServer(
+    budget,
     { name: 'gantry', title: 'Gantry', version },
     {
       // The tools a credential gets never change while it is connected: no list_changed notifications to expect.
@@ -488,10 +516,19 @@ export function buildMcpServer(caller: McpCaller, version: string): McpServer {
     server.registerTool(name, { title: tool.title, description: tool.description, inputSchema: input, outputSchema: output, annotations: tool.annotations }, async (given: unknown) => {
       const args = (given ?? {}) as Args;
       try {
-        const answer = await run(caller, tool.operation, args, tool.options);
-        const result = tool.complete ? await tool.complete(caller, args, answer) : answer;
+        const ran = await run(caller, tool.operation, args, tool.options);
+        const result = tool.complete ? await tool.complete(caller, args, answerOf(ran.answer)) : ran.answer;
+        const json = result instanceof RawJson ? result.bytes : JSON.stringify(result);
+        // The answer carries its JSON twice (structured content and text): counted so before either is built.
+        const refused = budget.answer(2 * Buffer.byteLength(json), ran.saved);
+        // The SDK makes a tool's result of anything the tool returns or throws: the budget sends its JSON-RPC error in its place.
+        if (refused) return { isError: true, content: [{ type: 'text', text: refused.message }] };
+        const text = typeof json === 'string' ? json : json.toString('utf8');
+        const structured = result instanceof RawJson ? (JSON.parse(text) as Answer) : result;
+        // Reading megabytes back took its time, and the SDK serialises the answer in one go next: other requests first.
+        await yieldIfBusy();
         // The summary for people, then the whole answer as JSON for clients that read only text (MCP: structured content SHOULD also come as text).
-        return { structuredContent: result, content: [{ type: 'text', text: tool.summary(result, args) }, { type: 'text', text: JSON.stringify(result) }] };
+        return { structuredContent: structured, content: [{ type: 'text', text: tool.summary(structured, args) }, { type: 'text', text }] };
       } catch (error) {
         if (error instanceof AppError) return errorResult(error, argumentNames);
         caller.log.error({ err: error, tool: name }, 'MCP tool failed');
