@@ -332,6 +332,8 @@ export interface IdempotencyKeysTable {
   user_id: string;
   key: string;
   fingerprint: string;
+  /** The formula `fingerprint` was made with (domain/operation.ts); 1 for keys claimed before formulas were numbered. */
+  fingerprint_formula: number;
   status: number | null;
   response: string | null;
   created_at: string;
