@@ -14,6 +14,7 @@ import { rateLimitWindows } from './0012-rate-limit-windows.js';
 import { auditReadBursts } from './0013-audit-read-bursts.js';
 import { resourceMaxUnits } from './0014-resource-max-units.js';
 import { idempotencyFingerprintFormula } from './0015-idempotency-fingerprint-formula.js';
+import { derivedValuesVersion } from './0016-derived-values-version.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-audit-read-bursts': auditReadBursts,
   '0014-resource-max-units': resourceMaxUnits,
   '0015-idempotency-fingerprint-formula': idempotencyFingerprintFormula,
+  '0016-derived-values-version': derivedValuesVersion,
 };
