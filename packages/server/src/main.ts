@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { createLogger } from './logger.js';
 import { MailSender } from './mail/mail-sender.js';
 import { buildService } from './service.js';
-import { openStore } from './store/open-store.js';
+import { openUpgradedStore } from './open-upgraded-store.js';
 import { RedisWindows } from './rate-limits/redis-windows.js';
 import { SharedWindows } from './rate-limits/shared-windows.js';
 import type { SlidingWindows } from './rate-limits/sliding-window-limiter.js';
@@ -15,8 +15,9 @@ import { destinationPolicy } from './webhooks/policy.js';
 
 async function openServices(config: Config) {
   const logger = createLogger(config.logLevel);
-  const { store, applied } = await openStore({ ...config, background: true });
+  const { store, applied, recomputedProjects } = await openUpgradedStore({ ...config, background: true }, systemClock);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
+  if (recomputedProjects > 0) logger.info({ projects: recomputedProjects }, 'recomputed the derived values of plans an older version wrote');
   if (config.webhookAllowPrivate) {
     logger.warn('GANTRY_WEBHOOK_ALLOW_PRIVATE=1: webhooks may target private and loopback addresses; never use this in production');
   }

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { systemClock } from '../clock.js';
 import { ConfigError, loadConfig } from '../config.js';
 import { AppError } from '../domain/errors.js';
-import { openStore } from '../store/open-store.js';
+import { openUpgradedStore } from '../open-upgraded-store.js';
 import { commands, UsageError, type Command, type CommandOption } from './commands.js';
 
 const exitCodes = { usage: 2, failed: 1 } as const;
@@ -11,7 +11,7 @@ const exitCodes = { usage: 2, failed: 1 } as const;
 const serviceCommands: Record<string, string> = {
   serve: 'start the HTTP API (what npm start runs)',
   worker: 'run the webhook worker alone (serve runs one too)',
-  migrate: 'apply pending store migrations',
+  migrate: 'apply pending store migrations, then recompute what older versions derived',
 };
 
 const helpFlags = ['--help', '-h'];
@@ -112,15 +112,16 @@ export async function runCli(argv: string[]): Promise<number> {
       return -1;
     }
     if (first === 'migrate') {
-      const { store, applied } = await openStore(config);
+      const { store, applied, recomputedProjects } = await openUpgradedStore(config, systemClock);
       await store.close();
-      print({ applied }, applied.length > 0 ? `applied: ${applied.join(', ')}` : 'the store is up to date');
+      const done = [...(applied.length > 0 ? [`applied: ${applied.join(', ')}`] : []), ...(recomputedProjects > 0 ? [`recomputed the plans of ${recomputedProjects} projects`] : [])];
+      print({ applied, recomputedProjects }, done.length > 0 ? done.join('\n') : 'the store is up to date');
       return 0;
     }
     const command = commands[`${first} ${second ?? ''}`];
     if (!command) throw new UsageError(`unknown command: ${[first, second].filter(Boolean).join(' ')}\n\n${usage()}`);
     const values = parseCommand(command, rest);
-    const { store } = await openStore(config);
+    const { store } = await openUpgradedStore(config, systemClock);
     try {
       const result = await command.run({ store, clock: systemClock, baseUrl: config.baseUrl }, values);
       print(result.json, result.text);

@@ -173,6 +173,28 @@ async function dryRun(ctx: DomainContext, actor: Actor | null, operation: Operat
 /** How long an idempotency key is remembered; a retry after that runs again. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The formula of the fingerprints this version stores with the keys it claims: the operation, its path parameters and the body, whatever the adapter. */
+const FINGERPRINT_FORMULA = 2;
+
+function fingerprintOf(def: RouteDef, raw: RawInput): string {
+  return sha256(`${def.operationId}\n${JSON.stringify(raw.params ?? null)}\n${JSON.stringify(raw.body ?? null)}`);
+}
+
+/**
+ * The request's fingerprint by the formula a key was claimed under (stored with the key),
+ * so that a key used before an upgrade that changed the formula still replays. Formula 1,
+ * before operations were one table, hashed the HTTP method and request target (path and
+ * query) with the body. Null when the request cannot be fingerprinted that way (formula 1
+ * outside HTTP, or a newer version's formula): it is then another request.
+ */
+function fingerprintUnder(formula: number, def: RouteDef, raw: RawInput, requestTarget: string | undefined): string | null {
+  if (formula === FINGERPRINT_FORMULA) return fingerprintOf(def, raw);
+  if (formula === 1 && requestTarget !== undefined) return sha256(`${def.method} ${requestTarget}\n${JSON.stringify(raw.body ?? null)}`);
+  return null;
+}
+
 /**
  * Runs an operation for an actor: scope and, for a deletion, the credential (403), input
  * validation (404/400), then the domain function, which checks roles and writes.
@@ -194,7 +216,13 @@ export async function perform(
   actor: Actor | null,
   operation: Operation,
   raw: RawInput,
-  options: { idempotencyKey?: string; dryRun?: boolean; client?: ClientInfo } = {},
+  options: {
+    idempotencyKey?: string;
+    dryRun?: boolean;
+    client?: ClientInfo;
+    /** The HTTP request-target (path and query) as received: keys claimed under fingerprint formula 1 are compared with it. */
+    requestTarget?: string;
+  } = {},
 ): Promise<Outcome> {
   const { def } = operation;
   const client = options.client ?? unknownClient;
@@ -209,12 +237,12 @@ export async function perform(
   // Without a credential there is no one to remember a key for (and a session's token is never stored).
   if (idempotencyKey === undefined || def.method !== 'POST' || !actor) return outcomeOf(def, await operation.run(ctx, actor, input, client));
   if (idempotencyKey.length === 0 || idempotencyKey.length > 255) throw invalid([{ path: 'headers.idempotency-key', message: 'must be 1-255 characters' }]);
-  const fingerprint = createHash('sha256').update(`${def.operationId}\n${JSON.stringify(raw.params ?? null)}\n${JSON.stringify(raw.body ?? null)}`).digest('hex');
+  const fingerprint = fingerprintOf(def, raw);
 
   return ctx.store.unitOfWork(async (store) => {
     const idempotency = store.q.outbox;
     await idempotency.purgeIdempotency(new Date(ctx.clock.now().getTime() - IDEMPOTENCY_TTL_MS).toISOString());
-    const claim = { user_id: actor.userId, key: idempotencyKey, fingerprint, status: null, response: null, created_at: nowIso(ctx) };
+    const claim = { user_id: actor.userId, key: idempotencyKey, fingerprint, fingerprint_formula: FINGERPRINT_FORMULA, status: null, response: null, created_at: nowIso(ctx) };
     if (!(await idempotency.claimIdempotency(claim))) {
       const existing = await idempotency.findIdempotency(actor.userId, idempotencyKey);
       if (existing?.status == null || existing.response === null) {
@@ -222,7 +250,7 @@ export async function perform(
         // (a claim now commits only with its answer). Nothing was done under it: take it over.
         await idempotency.releaseIdempotency(actor.userId, idempotencyKey);
         await idempotency.claimIdempotency(claim);
-      } else if (existing.fingerprint !== fingerprint) {
+      } else if (existing.fingerprint !== fingerprintUnder(existing.fingerprint_formula, def, raw, options.requestTarget)) {
         throw conflict('this Idempotency-Key was already used with a different request; use a new key for a new request');
       } else {
         return { status: existing.status, body: JSON.parse(existing.response) as unknown, replayed: true };

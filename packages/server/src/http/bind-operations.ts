@@ -60,6 +60,7 @@ export function bindOperations(app: FastifyInstance, deps: RouteDeps): void {
             idempotencyKey: typeof idempotencyKey === 'string' ? idempotencyKey : undefined,
             dryRun: dryRunnable && (request.query as { dryRun?: unknown }).dryRun === 'true',
             client: clientInfo(request),
+            requestTarget: request.url,
           },
         );
         if (outcome.replayed) reply.header('idempotent-replayed', 'true');

@@ -54,14 +54,18 @@ function queriesFor(db: Executor, dialect: Dialect): Queries {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Applies every pending migration; returns the names applied. Throws on the first failure. */
-export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+/** The migrator of a store's migrations (tests also migrate to a given one, as an older version left a store). */
+export async function storeMigrator(db: Kysely<Database>, dialect: Dialect): Promise<Migrator> {
   // Kysely looks for its own tables in every schema; pin them to the connection's schema
   // (the first of search_path), so that several schemas in one database each migrate.
   const migrationTableSchema =
     dialect === 'postgres' ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db)).rows[0]?.schema : undefined;
-  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  return new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+}
+
+/** Applies every pending migration; returns the names applied. Throws on the first failure. */
+export async function migrateToLatest(db: Kysely<Database>, dialect: Dialect): Promise<string[]> {
+  const { error, results } = await (await storeMigrator(db, dialect)).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }

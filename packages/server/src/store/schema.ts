@@ -83,6 +83,8 @@ export interface ProjectsTable {
   next_task_number: number;
   /** Incremented by every write to the project's tasks, dependencies or assignments. */
   plan_version: number;
+  /** The version of what plan writes derive its stored values were computed by (domain/planning/derived-values.ts); 0 before versions were counted. */
+  derived_values_version: number;
   /** Set when the project is deleted: the store reads it no more (docs/adr/0008-deletion.md). */
   deleted_at: string | null;
   deleted_by: string | null;
@@ -332,6 +334,8 @@ export interface IdempotencyKeysTable {
   user_id: string;
   key: string;
   fingerprint: string;
+  /** The formula `fingerprint` was made with (domain/operation.ts); 1 for keys claimed before formulas were numbered. */
+  fingerprint_formula: number;
   status: number | null;
   response: string | null;
   created_at: string;

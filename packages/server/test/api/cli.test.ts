@@ -225,10 +225,10 @@ describe('gantry CLI', () => {
   });
 
   describe('migrate', () => {
-    it('reports {"applied": []} on an up-to-date store', async () => {
+    it('reports {"applied": [], "recomputedProjects": 0} on an up-to-date store', async () => {
       const migrated = await server.cli('migrate', '--json');
       expect(migrated.code, migrated.stderr).toBe(0);
-      expect(migrated.json).toEqual({ applied: [] });
+      expect(migrated.json).toEqual({ applied: [], recomputedProjects: 0 });
     });
 
     it('applies the migrations of a fresh store and names them, then reports nothing to do', async () => {
@@ -240,7 +240,7 @@ describe('gantry CLI', () => {
         expect(applied.length).toBeGreaterThan(0);
         for (const name of applied) expect(name).toBeTypeOf('string');
         const second = await runGantry(['migrate', '--json'], env);
-        expect(JSON.parse(second.stdout)).toEqual({ applied: [] });
+        expect(JSON.parse(second.stdout)).toEqual({ applied: [], recomputedProjects: 0 });
       } finally {
         await fresh.drop();
       }

@@ -121,7 +121,7 @@ describe('the operation table', () => {
     });
 
     it('a claim left unanswered by an older version is taken over, not a 409 for 24 hours', async () => {
-      await ctx.store.q.outbox.claimIdempotency({ user_id: writer.userId, key: 'left-over', fingerprint: 'x', status: null, response: null, created_at: new Date().toISOString() });
+      await ctx.store.q.outbox.claimIdempotency({ user_id: writer.userId, key: 'left-over', fingerprint: 'x', fingerprint_formula: 1, status: null, response: null, created_at: new Date().toISOString() });
       const taken = await perform(ctx, writer, operations.createProject, { body: { name: 'After the crash' } }, { idempotencyKey: 'left-over' });
       expect(taken).toMatchObject({ status: 201, replayed: false });
       const again = await perform(ctx, writer, operations.createProject, { body: { name: 'After the crash' } }, { idempotencyKey: 'left-over' });

@@ -70,11 +70,12 @@ export const testResolver: LookupResolver = async (hostname) => {
 
 /**
  * Starts the real HTTP app on a random loopback port over a fresh store (SQLite, or
- * PostgreSQL when TEST_DATABASE_URL is set). `trustedCa`: the certificate authority of a
- * loopback HTTPS server the service may fetch from (OAuth client metadata documents).
+ * PostgreSQL when TEST_DATABASE_URL is set), or over `storeEnv` (dropped on close).
+ * `trustedCa`: the certificate authority of a loopback HTTPS server the service may fetch
+ * from (OAuth client metadata documents).
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { trustedCa?: string } = {}): Promise<TestServer> {
-  const storeEnv = await createTestStoreEnv();
+export async function startTestServer(env: Record<string, string> = {}, options: { trustedCa?: string; storeEnv?: TestStoreEnv } = {}): Promise<TestServer> {
+  const storeEnv = options.storeEnv ?? (await createTestStoreEnv());
   const processEnv = { ...storeEnv.env, LOG_LEVEL: 'silent', ...env };
   // The port is chosen first, so that BASE_URL (the OAuth issuer, links) names the address tests use.
   const port = await freePort();

@@ -143,6 +143,7 @@ function emptySession(): Session {
     task_count: 0,
     next_task_number: 1,
     plan_version: 0,
+    derived_values_version: 1,
     deleted_at: null,
     deleted_by: null,
   };

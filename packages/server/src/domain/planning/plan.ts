@@ -81,6 +81,12 @@ export function firstWorkingMinute(date: string, calendars: readonly CalendarRow
   return toIsoString(calendar.nextWorkStart(toEpochMinutes(dayStart(date, calendar.zone))!));
 }
 
+/** Where the plan starts and finishes: its tasks' span, or the first working minute of the project's start date while it has none. */
+export function planSpan(plan: Plan, result: ScheduleResult): { startAt: string; finishAt: string } {
+  const startAt = result.projectStartAt ?? firstWorkingMinute(plan.project.start_date, plan.calendars, plan.project.calendar_id);
+  return { startAt, finishAt: result.projectFinishAt ?? startAt };
+}
+
 /**
  * A task's engine input: the task as the API presents it, mapped as the web app maps it
  * (`taskInput`), except that a manually scheduled task stays where it was pinned, which

@@ -9,7 +9,7 @@ import { lockProject, requireProject } from '../permissions.js';
 import { readVersion } from '../projects/read-cache.js';
 import { movedByItsEdit, PlanEditor, type AppliedChanges, type PlanChanges } from './apply-changes.js';
 import { captureBaseline } from './baselines.js';
-import { firstWorkingMinute, loadPlan, recalculate, rowChanged, type Plan } from './plan.js';
+import { loadPlan, planSpan, recalculate, rowChanged, type Plan } from './plan.js';
 import { presentDependency, presentPlanTask, presentProject, presentTask, type AssigneeView } from './presenters.js';
 import { scheduleEvents } from './schedule-events.js';
 
@@ -137,6 +137,22 @@ function isStartingProgress(plan: Plan, editor: PlanEditor): boolean {
 }
 
 /**
+ * The task rows to save: new ones, and the committed ones whose stored values changed, with
+ * `updated_at` moved (every stored change sets it); in task-number order, as they are announced.
+ */
+export function changedTaskRows(plan: Plan, now: string): TaskRow[] {
+  // Only rows the write copied can differ from the committed ones.
+  const saved = [...plan.tasks.touched()]
+    .filter((row) => {
+      const before = plan.tasks.original(row.id);
+      return !before || rowChanged(before, row);
+    })
+    .sort((a, b) => a.number - b.number);
+  for (const row of saved) if (plan.tasks.original(row.id)) row.updated_at = now;
+  return saved;
+}
+
+/**
  * The one write path of a plan, inside the caller's transaction with the project locked:
  * apply and check every change (one 400 listing all problems, nothing saved), refuse
  * cycles (409), recalculate, save only rows whose stored values changed, append the
@@ -191,14 +207,7 @@ export async function writePlanInTransaction(
 
   await yieldIfBusy();
 
-  // Only rows the write copied can differ from the committed ones; saved (and announced) in task-number order.
-  const saved = [...plan.tasks.touched()]
-    .filter((row) => {
-      const before = plan.tasks.original(row.id);
-      return !before || rowChanged(before, row);
-    })
-    .sort((a, b) => a.number - b.number);
-  for (const row of saved) if (plan.tasks.original(row.id)) row.updated_at = now;
+  const saved = changedTaskRows(plan, now);
 
   const events: DomainEvent[] = [];
   if (isStartingProgress(plan, editor) && (await tx.baselines.list(projectId)).length === 0) {
@@ -210,8 +219,7 @@ export async function writePlanInTransaction(
   events.push(...(await planEvents(ctx, plan, editor.applied, saved)));
   await yieldIfBusy();
 
-  const projectStartAt = result.projectStartAt ?? firstWorkingMinute(project.start_date, plan.calendars, project.calendar_id);
-  const projectFinishAt = result.projectFinishAt ?? projectStartAt;
+  const { startAt: projectStartAt, finishAt: projectFinishAt } = planSpan(plan, result);
   // Read before `plan.project` (the same row as `project`) becomes the row as written.
   const finish = { from: project.task_count > 0 ? project.finish_at : null, to: plan.tasks.size > 0 ? projectFinishAt : null };
   // The key locks with the first task: a change of the project's own fields.

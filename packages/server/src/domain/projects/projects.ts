@@ -6,6 +6,7 @@ import { presentBaseline } from '../planning/baselines.js';
 import { createProjectCalendars, presentCalendar, standardCalendarDocument } from '../planning/calendar-rows.js';
 import { presentDependency, presentPlanTask, presentProject } from '../planning/presenters.js';
 import { firstWorkingMinute } from '../planning/plan.js';
+import { DERIVED_VALUES_VERSION } from '../planning/derived-values.js';
 import { recalculateOnly, rememberCommittedPlan, writePlanInTransaction } from '../planning/write-plan.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { conflict, forbidden, invalid, notFound } from '../errors.js';
@@ -220,6 +221,8 @@ export async function insertProject(
     task_count: 0,
     next_task_number: 1,
     plan_version: 0,
+    // What this version derives: a new plan has nothing an older version computed.
+    derived_values_version: DERIVED_VALUES_VERSION,
     deleted_at: null,
     deleted_by: null,
   };

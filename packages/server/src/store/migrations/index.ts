@@ -13,6 +13,8 @@ import { templates } from './0011-templates.js';
 import { rateLimitWindows } from './0012-rate-limit-windows.js';
 import { auditReadBursts } from './0013-audit-read-bursts.js';
 import { resourceMaxUnits } from './0014-resource-max-units.js';
+import { idempotencyFingerprintFormula } from './0015-idempotency-fingerprint-formula.js';
+import { derivedValuesVersion } from './0016-derived-values-version.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +32,6 @@ export const migrations: Record<string, Migration> = {
   '0012-rate-limit-windows': rateLimitWindows,
   '0013-audit-read-bursts': auditReadBursts,
   '0014-resource-max-units': resourceMaxUnits,
+  '0015-idempotency-fingerprint-formula': idempotencyFingerprintFormula,
+  '0016-derived-values-version': derivedValuesVersion,
 };

@@ -64,6 +64,11 @@ export function projectQueries(db: Executor, dialect: Dialect) {
         .executeTakeFirst();
       return row !== undefined;
     },
+    /** Ids of the projects whose derived values an older version computed (below `version`), oldest first. */
+    async idsDerivedBefore(version: number): Promise<string[]> {
+      const rows = await live().select('id').where('derived_values_version', '<', version).orderBy('created_at').orderBy('id').execute();
+      return rows.map((row) => row.id);
+    },
     /** Keys in the workspace starting with `prefix`, to pick a free derived key. */
     async keysStartingWith(workspaceId: string, prefix: string): Promise<string[]> {
       const rows = await live()
