@@ -6,6 +6,7 @@ import { sameSecret } from '../domain/secrets.js';
 import { authenticateWebSession, sessionTokenOf } from '../domain/sessions.js';
 import type { Store } from '../store/store.js';
 import { clientSecretDigest, storeAdapter } from './adapter.js';
+import { validateRedirectUris } from './redirect-uris.js';
 
 /** Where the authorization server answers (the spec's addresses). */
 export const oauthPaths = {
@@ -97,6 +98,7 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
       jwks: oauthPaths.jwks,
     },
     scopes: [...oauthScopes, 'offline_access'],
+    extraClientMetadata: { properties: ['redirect_uris'], validator: validateRedirectUris },
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
