@@ -1,6 +1,6 @@
 import type * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { discover } from '../support/oauth-client.js';
+import { authorizationRequest, discover, exchangeCode, register } from '../support/oauth-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -13,6 +13,70 @@ beforeAll(async () => {
   as = await discover(server);
 }, 60_000);
 afterAll(() => server?.close());
+
+/**
+ * A browser reduced to its cookie jar: it follows the server's redirects and stops where
+ * one leaves the server (the app's redirect URI). Headers are sent as given, so a test
+ * can send what another site's page would make a browser send.
+ */
+class CookieBrowser {
+  private readonly cookies = new Map<string, string>();
+
+  get cookie(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async send(url: string | URL, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string> } = {}): Promise<Response> {
+    const headers: Record<string, string> = { cookie: this.cookie, ...init.headers };
+    if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
+    const response = await fetch(new URL(url, server.url), { method: init.method ?? 'GET', headers, body: init.form && new URLSearchParams(init.form), redirect: 'manual' });
+    for (const each of response.headers.getSetCookie()) {
+      const [pair = ''] = each.split(';');
+      const at = pair.indexOf('=');
+      const [name, value] = [pair.slice(0, at), pair.slice(at + 1)];
+      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(each)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    return response;
+  }
+
+  /** Sends, then follows redirects on the server: the last page it answered, or where it sent the browser away to. */
+  async follow(url: string | URL, init: Parameters<CookieBrowser['send']>[1] = {}): Promise<{ page: Response; url: URL } | { away: URL }> {
+    let response = await this.send(url, init);
+    let at = new URL(url, server.url);
+    while (response.status >= 300 && response.status < 400) {
+      at = new URL(response.headers.get('location') as string, at);
+      if (at.origin !== server.url) return { away: at };
+      response = await this.send(at);
+    }
+    return { page: response, url: at };
+  }
+}
+
+/** Opens an authorization request in `person`'s browser: the page the server shows (sign-in or consent), or the app's callback. */
+async function open(person: CookieBrowser, client: oauth.Client, params: Record<string, string> = {}) {
+  const request = await authorizationRequest(as, client, { scope: 'service:read', resource: `${server.url}/api`, ...params });
+  return { request, landed: await person.follow(request.url) };
+}
+
+function pageOf(landed: Awaited<ReturnType<CookieBrowser['follow']>>): { page: Response; url: URL } {
+  if ('away' in landed) throw new Error(`expected a page of the server, was sent to ${landed.away.href}`);
+  return landed;
+}
+
+function awayOf(landed: Awaited<ReturnType<CookieBrowser['follow']>>): URL {
+  if (!('away' in landed)) throw new Error(`expected to be sent back to the app, stayed at ${landed.url.href} (${landed.page.status})`);
+  return landed.away;
+}
+
+const sameOrigin = () => ({ origin: server.url, 'sec-fetch-site': 'same-origin' });
+
+/** Signs `person` in on the sign-in page the authorization request showed, as the page's own form does: the consent page's address. */
+async function signInOnPage(person: CookieBrowser, interaction: URL): Promise<URL> {
+  const consent = pageOf(await person.follow(`${interaction.pathname}/login`, { method: 'POST', form: grace, headers: sameOrigin() }));
+  expect(await consent.page.text()).toContain('Allow');
+  return consent.url;
+}
 
 // docs/oauth.md › The rules: redirect URIs per OAuth 2.1 and RFC 8252.
 describe('redirect URIs an app may register', () => {
@@ -54,4 +118,37 @@ describe('redirect URIs an app may register', () => {
       expect(((await response.json()) as { redirect_uris: string[] }).redirect_uris).toEqual(uris);
     }
   });
+});
+
+// docs/oauth.md › The rules: the sign-in and consent forms answer only their own pages.
+describe('the sign-in and consent forms refuse requests from other sites', () => {
+  const crossSite: Record<string, string>[] = [{ origin: 'https://evil.example' }, { origin: 'null' }, { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example', 'sec-fetch-site': 'same-origin' }];
+
+  test('a form posted by another site, with the interaction cookies, is refused (403) and issues no code; the page itself goes on', async () => {
+    const person = new CookieBrowser();
+    const client = await register(as);
+    const { request, landed } = await open(person, client);
+    const interaction = pageOf(landed).url;
+
+    for (const headers of crossSite) {
+      const login = await person.send(`${interaction.pathname}/login`, { method: 'POST', form: grace, headers });
+      expect(login.status, JSON.stringify(headers)).toBe(403);
+      expect(await login.text()).toContain('another site');
+      expect(person.cookie).not.toMatch(/gantry_session=/);
+    }
+    const consent = await signInOnPage(person, interaction);
+
+    for (const headers of crossSite) {
+      for (const step of ['confirm', 'deny']) {
+        const answered = await person.send(`${consent.pathname}/${step}`, { method: 'POST', headers });
+        expect(answered.status, `${step} ${JSON.stringify(headers)}`).toBe(403);
+      }
+    }
+    expect((await server.store.q.oauth.listByModel('AuthorizationCode')).length).toBe(0);
+
+    // From the page itself — and from a browser that sends neither header — it goes on.
+    const callback = awayOf(await person.follow(`${consent.pathname}/confirm`, { method: 'POST' }));
+    const tokens = await exchangeCode(as, client, request, callback);
+    expect((await server.request('GET', '/api/auth/me', { key: tokens.access_token })).status).toBe(200);
+  }, 60_000);
 });
