@@ -112,6 +112,9 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
     // Refresh tokens for every client allowed the grant (MCP clients rarely ask for `offline_access`).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // Revoking any token of a grant ends the grant itself (by default an access token's revocation
+    // keeps it): the app leaves the person's connected apps and asks for consent again.
+    revokeGrantPolicy: () => true,
     ttl: {
       AccessToken: accessTokenTtlSec,
       AuthorizationCode: 60,

@@ -1,6 +1,6 @@
-import type * as oauth from 'oauth4webapi';
+import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { authorizationRequest, discover, exchangeCode, register } from '../support/oauth-client.js';
+import { authorizationRequest, discover, exchangeCode, insecure, register } from '../support/oauth-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -150,5 +150,29 @@ describe('the sign-in and consent forms refuse requests from other sites', () =>
     const callback = awayOf(await person.follow(`${consent.pathname}/confirm`, { method: 'POST' }));
     const tokens = await exchangeCode(as, client, request, callback);
     expect((await server.request('GET', '/api/auth/me', { key: tokens.access_token })).status).toBe(200);
+  }, 60_000);
+});
+
+// docs/oauth.md › The rules › Revocation: a revoked grant is gone, whichever token was revoked.
+describe('revocation ends the grant', () => {
+  test.each(['access_token', 'refresh_token'] as const)('revoking the %s removes the app from the connected apps and asks the person again next time', async (kind) => {
+    const person = new CookieBrowser();
+    const client = await register(as);
+    const first = await open(person, client);
+    const consent = await signInOnPage(person, pageOf(first.landed).url);
+    const tokens = await exchangeCode(as, client, first.request, awayOf(await person.follow(`${consent.pathname}/confirm`, { method: 'POST', headers: sameOrigin() })));
+    const connected = async () => (await server.request<{ grants: { clientId: string }[] }>('GET', '/api/auth/grants', { headers: { cookie: person.cookie } })).body.grants.map((grant) => grant.clientId);
+    expect(await connected()).toContain(client.client_id);
+
+    // Allowed once, the app comes back without asking.
+    const again = await open(person, client);
+    expect(awayOf(again.landed).searchParams.get('code')).toBeTruthy();
+
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), tokens[kind] as string, insecure));
+    expect((await server.request('GET', '/api/auth/me', { key: tokens.access_token })).status).toBe(401);
+    expect(await connected()).not.toContain(client.client_id);
+    const afterRevocation = pageOf((await open(person, client)).landed);
+    expect(afterRevocation.page.status).toBe(200);
+    expect(await afterRevocation.page.text()).toContain('Allow');
   }, 60_000);
 });
