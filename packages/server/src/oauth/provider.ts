@@ -20,6 +20,19 @@ export const oauthPaths = {
 
 export const oauthScopes = ['service:read', 'service:write'] as const;
 
+/** Every scope an app may ask for: ours, `offline_access` (refresh tokens) and `openid`, which oidc-provider adds itself. */
+const requestableScopes = new Set<string>([...oauthScopes, 'offline_access', 'openid']);
+
+/**
+ * RFC 6749 §4.1.2.1: a scope this server does not know is `invalid_scope`, sent back to the
+ * app (oidc-provider would drop it and, with nothing left, deny the request later). Run as
+ * an `extraParams` check: after the redirect URI is checked, so the error goes back to it.
+ */
+async function refuseUnknownScopes(_ctx: KoaContextWithOIDC, scope: string | undefined): Promise<void> {
+  const unknown = (scope ?? '').split(' ').filter((each) => each !== '' && !requestableScopes.has(each));
+  if (unknown.length > 0) throw new errors.InvalidScope(`the scope ${unknown.join(' ')} is not supported (supported: ${[...requestableScopes].join(' ')})`, unknown.join(' '));
+}
+
 /** The protected resources a token can be issued for: the REST API and the MCP server. */
 export function oauthResources(baseUrl: string): { api: string; mcp: string } {
   return { api: `${baseUrl}/api`, mcp: `${baseUrl}/mcp` };
@@ -98,6 +111,7 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
       jwks: oauthPaths.jwks,
     },
     scopes: [...oauthScopes, 'offline_access'],
+    extraParams: { scope: refuseUnknownScopes },
     extraClientMetadata: { properties: ['redirect_uris'], validator: validateRedirectUris },
     claims: { openid: ['sub'] },
     responseTypes: ['code'],

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { authorizationRequest, discover, exchangeCode, insecure, register } from '../support/oauth-client.js';
+import { authorizationRequest, discover, exchangeCode, insecure, redirectUri, register } from '../support/oauth-client.js';
 import { startTestServer, type TestServer } from '../support/test-server.js';
 
 let server: TestServer;
@@ -175,4 +175,26 @@ describe('revocation ends the grant', () => {
     expect(afterRevocation.page.status).toBe(200);
     expect(await afterRevocation.page.text()).toContain('Allow');
   }, 60_000);
+});
+
+// docs/oauth.md › The rules › Scopes: RFC 6749 §4.1.2.1.
+describe('scopes', () => {
+  test('an unknown scope is invalid_scope, sent back to the app before anyone signs in', async () => {
+    const client = await register(as);
+    for (const scope of ['bogus', 'service:read service:admin', 'service:wirte']) {
+      const { request, landed } = await open(new CookieBrowser(), client, { scope });
+      const callback = awayOf(landed);
+      expect(callback.origin + callback.pathname).toBe(redirectUri);
+      expect(callback.searchParams.get('error'), scope).toBe('invalid_scope');
+      expect(callback.searchParams.get('error_description'), scope).toMatch(/not supported/);
+      expect(callback.searchParams.get('state')).toBe(request.state);
+      expect(callback.searchParams.get('iss')).toBe(server.url);
+    }
+  });
+
+  test('every scope the metadata lists is accepted', async () => {
+    const client = await register(as);
+    const { landed } = await open(new CookieBrowser(), client, { scope: (as.scopes_supported ?? []).join(' ') });
+    expect(pageOf(landed).page.status).toBe(200);
+  });
 });
