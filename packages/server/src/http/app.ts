@@ -215,7 +215,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  systemRoutes(app, ctx, metrics);
+  systemRoutes(app, ctx, metrics, deps.config.metricsToken);
   bindOperations(app, routeDeps);
   const http: MountedHttp = {
     authenticate: (request, resource) => authenticate(ctx, request, resource),

@@ -184,6 +184,15 @@ describe('hostile input', () => {
     }
   });
 
+  // docs/operations.md › Health, readiness and metrics: closed unless the operator opens it.
+  it('serves no /metrics when GANTRY_METRICS_TOKEN is not set (404), whatever the request carries', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${key}` }, { authorization: 'Bearer ' }] as Record<string, string>[]) {
+      const response = await server.request('GET', '/metrics', { headers });
+      expect(response.status, JSON.stringify(headers)).toBe(404);
+      expect(response.body).toMatchObject({ error: 'not_found' });
+    }
+  });
+
   // docs/api.md › Limits: dates a client sends are in the years 1900-2199, and a write whose
   // schedule would leave the span the engine computes exactly (1600-2399) is refused, so no
   // accepted plan ever holds a clamped date.
