@@ -15,7 +15,7 @@ export const errorCatalogue = {
   },
   forbidden: {
     status: 403,
-    description: 'The key scope or the caller\'s role does not allow this (a read-only key writing, a viewer editing, a key or app deleting). `details.reason` says which: `insufficient_scope`, `insufficient_role`, `workspace_restricted`, `destructive`, `session_required` (only the signed-in person may do it), `invite_for_another_email`, `csrf` (a web-session write without the session\'s `X-CSRF-Token`, or from a foreign `Origin`) or `email_unverified` (signing in before verifying the e-mail address).',
+    description: 'The key scope or the caller\'s role does not allow this (a read-only key writing, a viewer editing, a key or app deleting). `details.reason` says which: `insufficient_scope`, `insufficient_role`, `workspace_restricted`, `destructive`, `session_required` (only the signed-in person may do it), `invite_for_another_email`, `csrf` (a web-session write without the session\'s `X-CSRF-Token`, or from another site: a foreign `Origin` or `Sec-Fetch-Site`) or `email_unverified` (signing in before verifying the e-mail address).',
   },
   not_found: {
     status: 404,

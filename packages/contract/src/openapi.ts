@@ -242,7 +242,7 @@ function securitySchemesOf(audience: OpenApiAudience, serverUrl: string): Record
     in: 'cookie',
     name: 'gantry_session',
     description:
-      'The web session of a person signed in in the browser (set by `POST /api/auth/session`, by verifying the e-mail address or resetting the password, and by the OAuth sign-in page; for browsers, not integrations). Every POST, PUT, PATCH and DELETE it authenticates must send `X-CSRF-Token` (the `csrfToken` of the session) and no foreign `Origin`, else 403 with `details.reason = "csrf"`.',
+      'The web session of a person signed in in the browser (set by `POST /api/auth/session`, by verifying the e-mail address or resetting the password, and by the OAuth sign-in page; for browsers, not integrations). Every POST, PUT, PATCH and DELETE it authenticates must send `X-CSRF-Token` (the `csrfToken` of the session) and no foreign `Origin` or `Sec-Fetch-Site`, else 403 with `details.reason = "csrf"`.',
   };
   if (audience === 'web-app') return { session };
   return {

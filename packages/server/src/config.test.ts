@@ -52,6 +52,15 @@ describe('loadConfig', () => {
     }
   });
 
+  it('opens /metrics only with a GANTRY_METRICS_TOKEN long enough to be a secret', () => {
+    expect(loadConfig({}).metricsToken).toBeUndefined();
+    const token = 'f'.repeat(32);
+    expect(loadConfig({ GANTRY_METRICS_TOKEN: token }).metricsToken).toBe(token);
+    for (const value of ['short', 'f'.repeat(31), `${'f'.repeat(20)} ${'f'.repeat(20)}`]) {
+      expect(problems({ GANTRY_METRICS_TOKEN: value }), value).toEqual([expect.stringMatching(/^GANTRY_METRICS_TOKEN: must be at least 32 characters/)]);
+    }
+  });
+
   it('runs the background work in serve unless GANTRY_SERVE_WORKER=0, and takes REDIS_URL only as a redis URL', () => {
     expect(loadConfig({})).toMatchObject({ serveWorker: true, redisUrl: undefined });
     expect(loadConfig({ GANTRY_SERVE_WORKER: '0', REDIS_URL: 'redis://127.0.0.1:6379' })).toMatchObject({ serveWorker: false, redisUrl: 'redis://127.0.0.1:6379' });

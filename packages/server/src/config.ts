@@ -74,6 +74,10 @@ const EnvSchema = z.object({
   GANTRY_RATE_LIMIT_READS: positiveInt(240),
   GANTRY_RATE_LIMIT_WRITES: positiveInt(60),
   GANTRY_RATE_LIMIT_SESSION_WRITES: positiveInt(600),
+  GANTRY_METRICS_TOKEN: z
+    .string()
+    .regex(/^[\x21-\x7e]{32,}$/, 'must be at least 32 characters without spaces, e.g. the output of openssl rand -hex 32')
+    .optional(),
   GANTRY_TRUST_PROXY: z
     .string()
     .optional()
@@ -121,6 +125,8 @@ export interface Config {
   rateLimits: { readsPerMinute: number; writesPerMinute: number; sessionWritesPerMinute: number };
   /** The reverse proxies whose `X-Forwarded-For` names the client's address (sign-in limits count per address); false: none. */
   trustProxy: readonly string[] | false;
+  /** The bearer token a scraper sends to read `/metrics`; unset: `/metrics` is not served (404). */
+  metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -158,5 +164,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel: e.LOG_LEVEL,
     rateLimits: Object.freeze({ readsPerMinute: e.GANTRY_RATE_LIMIT_READS, writesPerMinute: e.GANTRY_RATE_LIMIT_WRITES, sessionWritesPerMinute: e.GANTRY_RATE_LIMIT_SESSION_WRITES }),
     trustProxy: e.GANTRY_TRUST_PROXY && Object.freeze(e.GANTRY_TRUST_PROXY),
+    metricsToken: e.GANTRY_METRICS_TOKEN,
   });
 }

@@ -87,18 +87,40 @@ export function sessionCookie(baseUrl: string, token: string | null): string {
 }
 
 
+/** A request's headers, as Node gives them. */
+export type RequestHeaders = Readonly<Record<string, string | string[] | undefined>>;
+
+function headerOf(headers: RequestHeaders, name: string): string | undefined {
+  const value = headers[name];
+  return typeof value === 'string' ? value : undefined;
+}
+
 /**
- * 403 `csrf` for an unsafe request (anything but GET and HEAD) of a web session that does
- * not send the session's CSRF token as `X-CSRF-Token`, or that comes from another origin
- * than the service's (`Origin`, when the browser sends it).
+ * Whether a request a browser sent with its cookies comes from the service's own pages:
+ * its `Origin`, when sent, is BASE_URL's origin (`null`, as a sandboxed frame sends, is
+ * not), and its `Sec-Fetch-Site`, when sent, is `same-origin` (or `none`: the person's own
+ * navigation). Another site's form, script or frame fails one or the other; a sibling
+ * subdomain (`same-site`) counts as another site.
  */
-export function checkCsrf(ctx: Pick<DomainContext, 'baseUrl'>, session: WebSession, request: { method: string; csrfToken?: string; origin?: string }): void {
+export function fromOwnPages(ctx: Pick<DomainContext, 'baseUrl'>, headers: RequestHeaders): boolean {
+  const origin = headerOf(headers, 'origin');
+  if (origin !== undefined && origin !== new URL(ctx.baseUrl).origin) return false;
+  const site = headerOf(headers, 'sec-fetch-site');
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+/**
+ * 403 `csrf` for an unsafe request (anything but GET and HEAD) of a web session that
+ * comes from another site than the service's own pages (`fromOwnPages`), or that does not
+ * send the session's CSRF token as `X-CSRF-Token`.
+ */
+export function checkCsrf(ctx: Pick<DomainContext, 'baseUrl'>, session: WebSession, request: { method: string; headers: RequestHeaders }): void {
   if (request.method === 'GET' || request.method === 'HEAD') return;
-  const origin = new URL(ctx.baseUrl).origin;
-  if (request.origin !== undefined && request.origin !== origin) {
-    throw new AppError('forbidden', `requests signed in by the session cookie must come from ${origin}`, { reason: 'csrf' });
+  if (!fromOwnPages(ctx, request.headers)) {
+    throw new AppError('forbidden', `requests signed in by the session cookie must come from ${new URL(ctx.baseUrl).origin}`, { reason: 'csrf' });
   }
-  if (request.csrfToken === undefined || !sameSecret(request.csrfToken, session.csrfToken)) {
+  const csrfToken = headerOf(request.headers, 'x-csrf-token');
+  if (csrfToken === undefined || !sameSecret(csrfToken, session.csrfToken)) {
     throw new AppError('forbidden', "send the session's CSRF token (csrfToken of GET /api/auth/session) as X-CSRF-Token", { reason: 'csrf' });
   }
 }

@@ -50,6 +50,12 @@ export interface MountedHttp {
   rateLimit(actor: Actor, request: FastifyRequest, reply: FastifyReply, kind: 'read' | 'write'): Promise<void>;
 }
 
+/**
+ * Sent with every response (API, web app and its assets, OAuth, MCP, errors): a browser
+ * takes each body as the type it is declared, never as a script or page it guesses.
+ */
+const noSniff = ['X-Content-Type-Options', 'nosniff'] as const;
+
 function isJson(text: string): boolean {
   try {
     JSON.parse(text);
@@ -70,7 +76,7 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
   const body = JSON.stringify(errorBody(invalid([{ path: timedOut ? 'body' : 'headers', message }])));
   const status = timedOut ? '408 Request Timeout' : '400 Bad Request';
   socket.end(
-    [`HTTP/1.1 ${status}`, 'Connection: close', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, `X-Request-Id: ${randomUUID()}`, '', body].join('\r\n'),
+    [`HTTP/1.1 ${status}`, 'Connection: close', 'Content-Type: application/json; charset=utf-8', `Content-Length: ${Buffer.byteLength(body)}`, `X-Request-Id: ${randomUUID()}`, noSniff.join(': '), '', body].join('\r\n'),
   );
 }
 
@@ -125,7 +131,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     // parameter too long to be an id names nothing (ids are UUIDs): 404, like a bad id.
     frameworkErrors: (error, request, raw) => {
       const reply = raw as FastifyReply;
-      reply.header('x-request-id', request.id);
+      reply.header('x-request-id', request.id).header(...noSniff);
       const refused =
         error.code === 'FST_ERR_MAX_PARAM_LENGTH'
           ? new AppError('not_found', `no such resource: ${request.url.split('?')[0]}`)
@@ -173,6 +179,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     closing = true;
   });
   app.addHook('onRequest', async (request, reply) => {
+    // On the raw response: routes that answer it themselves (oidc-provider's) send it too.
+    reply.raw.setHeader(...noSniff);
     reply.header('x-request-id', request.id);
     if (closing) {
       reply.header('connection', 'close');
@@ -207,7 +215,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     throw new AppError('not_found', `no route ${request.method} ${request.url.split('?')[0]}`);
   });
 
-  systemRoutes(app, ctx, metrics);
+  systemRoutes(app, ctx, metrics, deps.config.metricsToken);
   bindOperations(app, routeDeps);
   const http: MountedHttp = {
     authenticate: (request, resource) => authenticate(ctx, request, resource),

@@ -42,7 +42,7 @@ function header(request: FastifyRequest, name: string): string | undefined {
 /**
  * The person signed in in this browser (the web session cookie), for what only the person
  * may do; API keys and OAuth tokens are not accepted here. 401 otherwise; 403 `csrf` for
- * an unsafe request without the session's `X-CSRF-Token` or from a foreign `Origin`.
+ * an unsafe request from another site or without the session's `X-CSRF-Token`.
  */
 export async function authenticatePerson(ctx: DomainContext, request: FastifyRequest): Promise<Actor> {
   // A request with both acts as its bearer credential (docs/api.md › Web sessions), which cannot do this.
@@ -54,7 +54,7 @@ export async function authenticatePerson(ctx: DomainContext, request: FastifyReq
   if (!session) {
     throw new AppError('unauthorized', token ? 'the web session is unknown or has ended: sign in again' : 'only the signed-in person can do this: sign in in the browser (API keys and OAuth tokens cannot)');
   }
-  checkCsrf(ctx, session, { method: request.method, csrfToken: header(request, 'x-csrf-token'), origin: header(request, 'origin') });
+  checkCsrf(ctx, session, request);
   request.actor = session.actor;
   return session.actor;
 }

@@ -6,6 +6,7 @@ import { sameSecret } from '../domain/secrets.js';
 import { authenticateWebSession, sessionTokenOf } from '../domain/sessions.js';
 import type { Store } from '../store/store.js';
 import { clientSecretDigest, storeAdapter } from './adapter.js';
+import { validateRedirectUris } from './redirect-uris.js';
 
 /** Where the authorization server answers (the spec's addresses). */
 export const oauthPaths = {
@@ -18,6 +19,19 @@ export const oauthPaths = {
 } as const;
 
 export const oauthScopes = ['service:read', 'service:write'] as const;
+
+/** Every scope an app may ask for: ours, `offline_access` (refresh tokens) and `openid`, which oidc-provider adds itself. */
+const requestableScopes = new Set<string>([...oauthScopes, 'offline_access', 'openid']);
+
+/**
+ * RFC 6749 §4.1.2.1: a scope this server does not know is `invalid_scope`, sent back to the
+ * app (oidc-provider would drop it and, with nothing left, deny the request later). Run as
+ * an `extraParams` check: after the redirect URI is checked, so the error goes back to it.
+ */
+async function refuseUnknownScopes(_ctx: KoaContextWithOIDC, scope: string | undefined): Promise<void> {
+  const unknown = (scope ?? '').split(' ').filter((each) => each !== '' && !requestableScopes.has(each));
+  if (unknown.length > 0) throw new errors.InvalidScope(`the scope ${unknown.join(' ')} is not supported (supported: ${[...requestableScopes].join(' ')})`, unknown.join(' '));
+}
 
 /** The protected resources a token can be issued for: the REST API and the MCP server. */
 export function oauthResources(baseUrl: string): { api: string; mcp: string } {
@@ -97,6 +111,8 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
       jwks: oauthPaths.jwks,
     },
     scopes: [...oauthScopes, 'offline_access'],
+    extraParams: { scope: refuseUnknownScopes },
+    extraClientMetadata: { properties: ['redirect_uris'], validator: validateRedirectUris },
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
     clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
@@ -110,6 +126,9 @@ export async function createOAuthProvider({ store, clock, baseUrl, publicFetch }
     // Refresh tokens for every client allowed the grant (MCP clients rarely ask for `offline_access`).
     issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
     rotateRefreshToken: true,
+    // Revoking any token of a grant ends the grant itself (by default an access token's revocation
+    // keeps it): the app leaves the person's connected apps and asks for consent again.
+    revokeGrantPolicy: () => true,
     ttl: {
       AccessToken: accessTokenTtlSec,
       AuthorizationCode: 60,

@@ -5,7 +5,7 @@ import { signIn, type SignedIn } from '../domain/accounts.js';
 import type { DomainContext } from '../domain/context.js';
 import { AppError } from '../domain/errors.js';
 import { protectedResources } from '../domain/oauth-grants.js';
-import { authenticateWebSession, sessionCookie, sessionTokenOf } from '../domain/sessions.js';
+import { authenticateWebSession, fromOwnPages, sessionCookie, sessionTokenOf } from '../domain/sessions.js';
 import { displayName } from '../domain/users.js';
 import { consentPage, problemPage, signInPage } from './pages.js';
 import { createOAuthProvider, oauthPaths, oauthScopes } from './provider.js';
@@ -37,7 +37,8 @@ const pageHeaders = {
   'cache-control': 'no-store',
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
   'x-frame-options': 'DENY',
-  'referrer-policy': 'no-referrer',
+  // Not no-referrer: under it a browser sends `Origin: null` with the page's own forms, which the forms refuse.
+  'referrer-policy': 'same-origin',
 };
 
 function sendPage(reply: FastifyReply, status: number, body: string): FastifyReply {
@@ -132,9 +133,14 @@ function refusal(error: AppError): { status: number; message: string } {
 /**
  * The sign-in and consent steps oidc-provider hands over to us (`interactions.url`). Signing
  * in is the web app's sign-in (`signIn`, with its limits) and starts a web session; a
- * browser that has one skips the sign-in page.
+ * browser that has one skips the sign-in page. The forms answer only the service's own
+ * pages, by the web session's rule (`fromOwnPages`): another site cannot post them with
+ * the browser's cookies to sign someone in or to allow an app.
  */
 async function interactionRoutes(scope: FastifyInstance, ctx: DomainContext, provider: Provider): Promise<void> {
+  scope.addHook('onRequest', async (request, reply) => {
+    if (request.method === 'POST' && !fromOwnPages(ctx, request.headers)) return sendPage(reply, 403, problemPage('The form was sent from another site, not from this page.'));
+  });
   scope.removeAllContentTypeParsers();
   scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -22,7 +22,6 @@ const pageHeaders = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-cache',
   'content-security-policy': "default-src 'self'; img-src 'self' https: data:; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-  'x-content-type-options': 'nosniff',
   'referrer-policy': 'same-origin',
 };
 

@@ -137,13 +137,17 @@ describe('web sessions', () => {
     expect(missing.status).toBe(400);
   });
 
-  it('refuses a session write without the CSRF token, with a wrong one or from another origin (403 csrf), and writes nothing', async () => {
+  it('refuses a session write without the CSRF token, with a wrong one or from another site (403 csrf), and writes nothing', async () => {
     const person = await signUpAndVerify(server, 'csrf@example.com');
     const attempts: Record<string, string>[] = [
       { cookie: person.cookie },
       { cookie: person.cookie, 'x-csrf-token': 'wrong' },
       { cookie: person.cookie, 'x-csrf-token': `${person.csrfToken}x` },
       { ...person.headers, origin: 'https://attacker.example' },
+      { ...person.headers, origin: 'null' },
+      // The browser's Sec-Fetch-Site, when sent, must say the request comes from the service's own pages too.
+      { ...person.headers, 'sec-fetch-site': 'cross-site' },
+      { ...person.headers, 'sec-fetch-site': 'same-site' },
     ];
     for (const headers of attempts) {
       for (const [method, path, body] of [
@@ -163,7 +167,7 @@ describe('web sessions', () => {
     expect((await server.request('GET', '/api/auth/session', { headers: { cookie: person.cookie } })).status).toBe(200);
 
     // The service's own origin is fine; a bearer request is not subject to any of it.
-    const own = await server.request('POST', '/api/projects', { headers: { ...person.headers, origin: new URL(server.config.baseUrl).origin }, body: { name: 'Mine' } });
+    const own = await server.request('POST', '/api/projects', { headers: { ...person.headers, origin: new URL(server.config.baseUrl).origin, 'sec-fetch-site': 'same-origin' }, body: { name: 'Mine' } });
     expect(own.status).toBe(201);
     const { key } = await provisionUser(server, 'bearer@example.com');
     expect((await server.request('POST', '/api/projects', { key, headers: { origin: 'https://elsewhere.example' }, body: { name: 'Integration' } })).status).toBe(201);

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { limits } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newTask, planningClient, type PlanningClient } from '../support/planning.js';
 import { provisionUser, startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
+import { webAppDirectory } from '../../src/web-app/routes.js';
 
 type ErrorBody = { error: string; message: string; details?: { fields?: { path: string; message: string }[]; fieldsOmitted?: number } };
 
@@ -150,6 +153,44 @@ describe('hostile input', () => {
     expect(during.length).toBeGreaterThan(0);
     // Before the fix the other client waited over 10 s (thousands of times its median).
     expect(ratio).toBeLessThan(100);
+  });
+
+  // docs/operations.md › Security headers: no response lets a browser guess its type (a JSON error or
+  // an uploaded-looking asset run as a script), whichever part of the server answers it.
+  it('sends X-Content-Type-Options: nosniff with every response: API, errors, web app, assets, OAuth, MCP', async () => {
+    const asset = readdirSync(path.join(webAppDirectory(), 'assets')).find((name) => name.endsWith('.js'));
+    expect(asset).toBeDefined();
+    const requests: [string, string, RequestInit?][] = [
+      ['API', '/api/projects', { headers: { authorization: `Bearer ${key}` } }],
+      ['API error', '/api/projects', { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: '{"name":' }],
+      ['API 401', '/api/projects'],
+      ['404', '/nothing-here'],
+      ['bad URL', '/api/projects/%E0%A4%A'],
+      ['headers too large', '/api/projects', { headers: { 'x-filler': 'x'.repeat(20_000) } }],
+      ['health', '/healthz'],
+      ['OpenAPI', '/api/openapi.json'],
+      ['web app page', '/'],
+      ['hashed asset', `/assets/${asset}`],
+      ['missing asset', '/assets/missing-0000.js'],
+      ['OAuth metadata', '/.well-known/oauth-authorization-server'],
+      ['OAuth error', '/api/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=nonsense' }],
+      ['OAuth page', '/oauth/interaction/unknown'],
+      ['MCP', '/mcp', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' }],
+    ];
+    for (const [what, pathname, init] of requests) {
+      const response = await fetch(`${server.url}${pathname}`, { redirect: 'manual', ...init });
+      await response.arrayBuffer();
+      expect(response.headers.get('x-content-type-options'), `${what}: ${response.status}`).toBe('nosniff');
+    }
+  });
+
+  // docs/operations.md › Health, readiness and metrics: closed unless the operator opens it.
+  it('serves no /metrics when GANTRY_METRICS_TOKEN is not set (404), whatever the request carries', async () => {
+    for (const headers of [{}, { authorization: `Bearer ${key}` }, { authorization: 'Bearer ' }] as Record<string, string>[]) {
+      const response = await server.request('GET', '/metrics', { headers });
+      expect(response.status, JSON.stringify(headers)).toBe(404);
+      expect(response.body).toMatchObject({ error: 'not_found' });
+    }
   });
 
   // docs/api.md › Limits: dates a client sends are in the years 1900-2199, and a write whose

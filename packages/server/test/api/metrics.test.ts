@@ -14,8 +14,10 @@ describe('GET /metrics', () => {
   let server: TestServer;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
+  const metricsToken = 'scraper-token-0123456789abcdef0123456789';
+
   beforeAll(async () => {
-    server = await startTestServer({ GANTRY_WEBHOOK_ALLOW_PRIVATE: '1' });
+    server = await startTestServer({ GANTRY_WEBHOOK_ALLOW_PRIVATE: '1', GANTRY_METRICS_TOKEN: metricsToken });
     receiver = await startReceiver();
   });
   afterAll(async () => {
@@ -24,11 +26,23 @@ describe('GET /metrics', () => {
   });
 
   const scrape = async () => {
-    const response = await fetch(`${server.url}/metrics`);
+    const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${metricsToken}` } });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     return response.text();
   };
+
+  it('answers only the scraper holding GANTRY_METRICS_TOKEN: anyone else gets 401 with a Bearer challenge', async () => {
+    const { key } = await provisionUser(server, 'curious@example.com');
+    for (const authorization of [undefined, `Bearer ${metricsToken}x`, `Bearer ${metricsToken.slice(0, -1)}`, `Bearer ${key}`, metricsToken, `Basic ${btoa(`prometheus:${metricsToken}`)}`]) {
+      const response = await server.request('GET', '/metrics', { headers: authorization === undefined ? {} : { authorization } });
+      expect(response.status, authorization).toBe(401);
+      expect(response.body).toMatchObject({ error: 'unauthorized' });
+      expect(response.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
+    }
+    // The scheme is case-insensitive (RFC 9110 §11.1).
+    expect((await fetch(`${server.url}/metrics`, { headers: { authorization: `bearer ${metricsToken}` } })).status).toBe(200);
+  });
 
   it('reports request latency by route template, recalculation time and the webhook delivery queue', async () => {
     const owner = await provisionUser(server, 'planner@example.com');
