@@ -31,13 +31,13 @@ import { child, children, flag, numberOf, parseXml, text, type XmlElement } from
  * MSPDI file within the import limits.
  */
 export function readMspdi(xml: string): { document: PlanDocument; report: ImportReport } {
-  const root = parseXml(xml);
-  const project = child(root, 'Project');
-  if (project === null || project['@_xmlns'] !== MSPDI_NAMESPACE) {
+  const project = parseXml(xml);
+  if (project.name !== 'Project' || project.namespace !== MSPDI_NAMESPACE) {
     throw invalid([{ path: 'data', message: `not a Microsoft Project XML file (a Project element in the namespace ${MSPDI_NAMESPACE})` }]);
   }
   const taskElements = children(child(project, 'Tasks'), 'Task');
-  if (taskElements.length > limits.importTasksMax + 1) {
+  // The row of UID 0 is the project itself (its summary), not one of its tasks.
+  if (taskElements.filter((task) => text(task, 'UID') !== '0').length > limits.importTasksMax) {
     throw invalid([{ path: 'data', message: `the file holds more than ${limits.importTasksMax} tasks` }]);
   }
   return new MspdiReader(project).read(taskElements);
@@ -119,7 +119,7 @@ class MspdiReader {
     this.minutesPerDay = numberOf(project, 'MinutesPerDay') ?? 480;
   }
 
-  read(taskElements: XmlElement[]): { document: PlanDocument; report: ImportReport } {
+  read(taskElements: readonly XmlElement[]): { document: PlanDocument; report: ImportReport } {
     const project = this.project;
     this.reportUnsupportedProjectFields();
     const calendars = this.readCalendars(taskElements);
@@ -152,8 +152,7 @@ class MspdiReader {
     if (children(child(project, 'ExtendedAttributes'), 'ExtendedAttribute').length > 0) {
       this.findings.dropped('project', null, 'custom fields (extended attributes) are not kept');
     }
-    const outlineCodes = child(project, 'OutlineCodes');
-    if (outlineCodes !== null && Object.keys(outlineCodes).length > 0) this.findings.dropped('project', null, 'outline codes are not kept');
+    if ((child(project, 'OutlineCodes')?.children?.size ?? 0) > 0) this.findings.dropped('project', null, 'outline codes are not kept');
   }
 
   /** Microsoft Project lets a task have no name; a Gantry task has one: its row number in the file. */
@@ -183,7 +182,7 @@ class MspdiReader {
     return Math.round(signed);
   }
 
-  private readCalendars(taskElements: XmlElement[]): DocumentCalendar[] {
+  private readCalendars(taskElements: readonly XmlElement[]): DocumentCalendar[] {
     const elements = children(child(this.project, 'Calendars'), 'Calendar');
     const byUid = new Map(elements.flatMap((element) => (text(element, 'UID') === null ? [] : [[text(element, 'UID')!, element] as const])));
     const kept = new Set<string>();
@@ -303,7 +302,7 @@ class MspdiReader {
     return intervals.length > 0 ? intervals : STANDARD_DAY.map(([from, to]): DocumentInterval => [from, to]);
   }
 
-  private readTasks(elements: XmlElement[], calendarRefs: ReadonlySet<string>): DocumentTask[] {
+  private readTasks(elements: readonly XmlElement[], calendarRefs: ReadonlySet<string>): DocumentTask[] {
     const tasks: DocumentTask[] = [];
     const open: { level: number; ref: string }[] = [];
     const refs = new Set<string>();
@@ -384,7 +383,7 @@ class MspdiReader {
     if (flag(element, 'IsSubproject') || text(element, 'SubprojectName') !== null) this.findings.dropped('task', row, 'links to subproject files are not kept');
   }
 
-  private readDependencies(elements: XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentDependency[] {
+  private readDependencies(elements: readonly XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentDependency[] {
     const dependencies: DocumentDependency[] = [];
     const seen = new Set<string>();
     for (const element of elements) {
@@ -490,7 +489,7 @@ class MspdiReader {
     return assignments;
   }
 
-  private readBaselines(elements: XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentBaseline[] {
+  private readBaselines(elements: readonly XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentBaseline[] {
     const baselines = new Map<number, DocumentBaseline>();
     for (const element of elements) {
       const task = tasksByRef.get(text(element, 'UID') ?? '');

@@ -1,0 +1,85 @@
+import { limits } from '@gantry/contract';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
+import type { Body } from '../support/planning.js';
+import { provisionUser, startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
+
+interface ReportItem {
+  subject: string;
+  ref: string | null;
+  name: string | null;
+  message: string;
+  count: number;
+}
+interface Imported {
+  project: { id: string; name: string };
+  report: { dropped: ReportItem[]; approximated: ReportItem[] };
+}
+
+const NAMESPACE = 'http://schemas.microsoft.com/project';
+const project = (inner: string) => `<Project xmlns="${NAMESPACE}"><StartDate>2024-01-01T08:00:00</StartDate>${inner}</Project>`;
+const task = (uid: number, inner: string) => `<Task><UID>${uid}</UID><ID>${uid}</ID><OutlineLevel>1</OutlineLevel>${inner}</Task>`;
+const tasks = (...rows: string[]) => `<Tasks>${rows.join('')}</Tasks>`;
+
+/** The one field problem of a refused import: on `data`, with the message it gives. */
+function refusal(response: ApiResponse<Body<unknown>>): string {
+  expect(response.status, JSON.stringify(response.body).slice(0, 500)).toBe(400);
+  expect(response.body.error).toBe('invalid_request');
+  const fields = response.body.details?.fields ?? [];
+  expect(fields.map((field) => field.path)).toEqual(['data']);
+  return fields[0]!.message;
+}
+
+// docs/api.md › Import and export; issue 29: what a malformed, oversized or hostile file
+// makes the import do. A file is read strictly, in its own encoding, within documented
+// limits, and what it holds is either kept, reported, or refused — never changed in silence.
+describe('hostile import files', () => {
+  let server: TestServer;
+  let key: string;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    key = (await provisionUser(server, 'importer@example.com')).key;
+  });
+  afterAll(() => server.close());
+
+  const importData = (data: string) => server.request<Body<Imported>>('POST', '/api/projects/import', { key, body: { format: 'mspdi', data } });
+
+  describe('malformed XML is refused, with its line and column', () => {
+    it.each([
+      ['a comment holding --', project('<!-- a -- b -->')],
+      ['an undefined entity', project('<Title>&nbsp;</Title>')],
+      ['an undeclared namespace prefix', project('<x:Title>A</x:Title>')],
+      ['a second root element', `${project('')}\n${project('')}`],
+      ['a reference to U+0001', project('<Title>&#x1;</Title>')],
+      ['a reference to U+FFFE', project('<Title>&#xFFFE;</Title>')],
+      ['a reference beyond Unicode', project('<Title>&#x110000;</Title>')],
+      ['a reference to NUL', project(tasks(task(1, '<Name>A&#0;B</Name>')))],
+      ['a reference to a lone surrogate', project(tasks(task(1, '<Name>A&#xD800;B</Name>')))],
+    ])('%s', async (_what, xml) => {
+      expect(refusal(await importData(xml))).toMatch(/^not well-formed XML \(line \d+, column \d+\): /);
+    });
+
+    it('says where, on the line the error is', async () => {
+      expect(refusal(await importData(`<?xml version="1.0"?>\n${project('\n<Title>ok</Title>\n<Name>&nbsp;</Name>')}`))).toBe(
+        'not well-formed XML (line 4, column 12): undefined entity.',
+      );
+    });
+  });
+
+  describe('limits are exactly those documented', () => {
+    const rows = (count: number) => Array.from({ length: count }, (_, index) => task(index + 1, `<Name>T${index + 1}</Name>`));
+
+    it(`reads ${limits.importTasksMax} tasks (besides the project's own row) and refuses one more`, async () => {
+      expect(readMspdi(project(tasks(task(0, '<Name>The project</Name>'), ...rows(limits.importTasksMax)))).document.tasks).toHaveLength(limits.importTasksMax);
+      expect(refusal(await importData(project(tasks(...rows(limits.importTasksMax + 1)))))).toBe(`the file holds more than ${limits.importTasksMax} tasks`);
+    });
+
+    it(`reads elements nested ${limits.importXmlDepthMax} deep and refuses one level more`, async () => {
+      const nested = (levels: number) => project(`${'<Extra>'.repeat(levels - 1)}${'</Extra>'.repeat(levels - 1)}`);
+      expect(readMspdi(nested(limits.importXmlDepthMax)).document.tasks).toEqual([]);
+      expect(refusal(await importData(nested(limits.importXmlDepthMax + 1)))).toMatch(new RegExp(`^elements nested deeper than ${limits.importXmlDepthMax} levels \\(line 1, column \\d+\\)$`));
+    });
+  });
+
+});
