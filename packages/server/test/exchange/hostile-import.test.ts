@@ -1,7 +1,9 @@
 import { limits } from '@gantry/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
-import type { Body } from '../support/planning.js';
+import { documentTask, type PlanDocument } from '../../src/domain/exchange/plan-document.js';
+import { documentProblems } from '../../src/domain/projects/plan-documents.js';
+import { planningClient, type Body, type PlanTask } from '../support/planning.js';
 import { provisionUser, startTestServer, type ApiResponse, type TestServer } from '../support/test-server.js';
 
 interface ReportItem {
@@ -20,6 +22,9 @@ const NAMESPACE = 'http://schemas.microsoft.com/project';
 const project = (inner: string) => `<Project xmlns="${NAMESPACE}"><StartDate>2024-01-01T08:00:00</StartDate>${inner}</Project>`;
 const task = (uid: number, inner: string) => `<Task><UID>${uid}</UID><ID>${uid}</ID><OutlineLevel>1</OutlineLevel>${inner}</Task>`;
 const tasks = (...rows: string[]) => `<Tasks>${rows.join('')}</Tasks>`;
+const week = [1, 2, 3, 4, 5, 6, 7].map((type) => `<WeekDay><DayType>${type}</DayType><DayWorking>${type === 1 || type === 7 ? 0 : 1}</DayWorking></WeekDay>`).join('');
+const calendar = (uid: number, exceptions: string) =>
+  `<Calendar><UID>${uid}</UID><Name>Calendar ${uid}</Name><IsBaseCalendar>1</IsBaseCalendar><WeekDays>${week}</WeekDays><Exceptions>${exceptions}</Exceptions></Calendar>`;
 
 /** The one field problem of a refused import: on `data`, with the message it gives. */
 function refusal(response: ApiResponse<Body<unknown>>): string {
@@ -44,6 +49,11 @@ describe('hostile import files', () => {
   afterAll(() => server.close());
 
   const importData = (data: string) => server.request<Body<Imported>>('POST', '/api/projects/import', { key, body: { format: 'mspdi', data } });
+  const imported = (response: ApiResponse<Body<Imported>>): Imported => {
+    expect(response.status, JSON.stringify(response.body).slice(0, 500)).toBe(201);
+    return response.body;
+  };
+  const tasksOf = async (response: ApiResponse<Body<Imported>>): Promise<PlanTask[]> => (await planningClient(server, key).fullProject(imported(response).project.id)).body.tasks;
 
   describe('malformed XML is refused, with its line and column', () => {
     it.each([
@@ -64,6 +74,45 @@ describe('hostile import files', () => {
       expect(refusal(await importData(`<?xml version="1.0"?>\n${project('\n<Title>ok</Title>\n<Name>&nbsp;</Name>')}`))).toBe(
         'not well-formed XML (line 4, column 12): undefined entity.',
       );
+    });
+  });
+
+  describe('texts keep the rules of the JSON API', () => {
+    it('shortens a long name without cutting a character in two, and says so', async () => {
+      const name = `${'a'.repeat(limits.nameMaxLength - 1)}😀 and more`;
+      const response = await importData(project(tasks(task(1, `<Name>${name}</Name><Duration>PT8H0M0S</Duration>`))));
+      expect((await tasksOf(response)).map((t) => t.name)).toEqual(['a'.repeat(limits.nameMaxLength - 1)]);
+      expect(imported(response).report.approximated).toContainEqual(expect.objectContaining({ subject: 'task', message: `names longer than ${limits.nameMaxLength} characters are shortened` }));
+    });
+
+    it('refuses a document holding NUL or a lone surrogate, whatever made it (a file, a template, a saved version)', async () => {
+      const document: PlanDocument = {
+        name: 'Plan',
+        description: 'fine',
+        startDate: '2024-01-01',
+        scheduleFrom: 'forward',
+        deadline: null,
+        currency: 'USD',
+        calendarRef: null,
+        calendars: [],
+        resources: [{ ref: 'r', name: 'Ada\u0000', userId: null }],
+        tasks: [documentTask({ ref: 't', name: 'Task', notes: 'half a pair: \uD83D' })],
+        dependencies: [],
+        assignments: [],
+        baselines: [],
+      };
+      expect(await documentProblems(document)).toEqual([
+        { path: 'resources[0].name', message: 'must not contain the NUL character (U+0000)' },
+        { path: 'tasks[0].notes', message: 'must be well-formed Unicode (it holds a lone UTF-16 surrogate)' },
+      ]);
+    });
+
+    it('refuses calendar exceptions the calendar API refuses (working times out of order)', async () => {
+      const exception = `<Exception><TimePeriod><FromDate>2024-05-01T00:00:00</FromDate><ToDate>2024-05-01T23:59:00</ToDate></TimePeriod><Name>Odd</Name><Type>1</Type><DayWorking>1</DayWorking>
+        <WorkingTimes><WorkingTime><FromTime>13:00:00</FromTime><ToTime>17:00:00</ToTime></WorkingTime><WorkingTime><FromTime>08:00:00</FromTime><ToTime>12:00:00</ToTime></WorkingTime></WorkingTimes></Exception>`;
+      const response = await importData(project(`<CalendarUID>1</CalendarUID><Calendars>${calendar(1, exception)}</Calendars>`));
+      expect(response.status).toBe(400);
+      expect(response.body.details?.fields).toEqual([{ path: 'calendars[0].exceptions[0].intervals[1]', message: expect.stringMatching(/^must start at or after the end/) }]);
     });
   });
 

@@ -111,6 +111,12 @@ function clock(value: string | null, isEnd: boolean): string | null {
   return isEnd && time === '00:00' ? '24:00' : time;
 }
 
+/** `text` cut to `max` characters, without leaving half of a surrogate pair at the end. */
+function shortened(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return cut.isWellFormed() ? cut : cut.slice(0, -1);
+}
+
 class MspdiReader {
   private readonly findings = new Findings();
   private readonly minutesPerDay: number;
@@ -165,7 +171,7 @@ class MspdiReader {
   private limitName(subject: ImportSubject, ref: string | null, name: string): string {
     if (name.length <= limits.nameMaxLength) return name;
     this.findings.approximated(subject, { ref, name }, `names longer than ${limits.nameMaxLength} characters are shortened`);
-    return name.slice(0, limits.nameMaxLength);
+    return shortened(name, limits.nameMaxLength);
   }
 
   /** A duration of the file in working minutes; elapsed ones count an elapsed day as a working day. */
