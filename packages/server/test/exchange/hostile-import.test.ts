@@ -49,6 +49,7 @@ describe('hostile import files', () => {
   afterAll(() => server.close());
 
   const importData = (data: string) => server.request<Body<Imported>>('POST', '/api/projects/import', { key, body: { format: 'mspdi', data } });
+  const importBytes = (bytes: Uint8Array) => server.request<Body<Imported>>('POST', '/api/projects/import', { key, rawBody: bytes, headers: { 'content-type': 'application/xml' } });
   const imported = (response: ApiResponse<Body<Imported>>): Imported => {
     expect(response.status, JSON.stringify(response.body).slice(0, 500)).toBe(201);
     return response.body;
@@ -128,6 +129,46 @@ describe('hostile import files', () => {
       const nested = (levels: number) => project(`${'<Extra>'.repeat(levels - 1)}${'</Extra>'.repeat(levels - 1)}`);
       expect(readMspdi(nested(limits.importXmlDepthMax)).document.tasks).toEqual([]);
       expect(refusal(await importData(nested(limits.importXmlDepthMax + 1)))).toMatch(new RegExp(`^elements nested deeper than ${limits.importXmlDepthMax} levels \\(line 1, column \\d+\\)$`));
+    });
+  });
+
+  describe('a file is read in the encoding it declares', () => {
+    const declared = (encoding: string, body: number[]) => Uint8Array.from([...Buffer.from(`<?xml version="1.0" encoding="${encoding}"?><Project xmlns="${NAMESPACE}"><Title>`), ...body, ...Buffer.from('</Title></Project>')]);
+    const utf16 = (text: string, bigEndian: boolean) => {
+      const bytes = Buffer.from(`\uFEFF${text}`, 'utf16le');
+      return bigEndian ? bytes.swap16() : bytes;
+    };
+    const nameOf = async (bytes: Uint8Array) => imported(await importBytes(bytes)).project.name;
+
+    it.each([
+      ['ISO-8859-1', [0x43, 0x61, 0x66, 0xe9], 'Café'],
+      ['windows-1252', [0x80, 0x20, 0x43, 0x61, 0x66, 0xe9], '€ Café'],
+      ['Shift_JIS', [0x8d, 0x48, 0x92, 0xf6], '工程'],
+      ['GB18030', [0xb9, 0xa4, 0xb3, 0xcc], '工程'],
+      ['UTF-8', [...Buffer.from('Café 工程')], 'Café 工程'],
+    ])('%s', async (encoding, body, name) => {
+      expect(await nameOf(declared(encoding, body))).toBe(name);
+    });
+
+    it('UTF-16, little- and big-endian, with its byte order mark; UTF-8 with one', async () => {
+      const xml = `<?xml version="1.0" encoding="UTF-16"?><Project xmlns="${NAMESPACE}"><Title>Café 工程</Title></Project>`;
+      expect(await nameOf(utf16(xml, false))).toBe('Café 工程');
+      expect(await nameOf(utf16(xml, true))).toBe('Café 工程');
+      expect(await nameOf(Uint8Array.from([0xef, 0xbb, 0xbf, ...Buffer.from(project('<Title>Café</Title>'))]))).toBe('Café');
+    });
+
+    it('refuses an encoding it does not read, naming it, and one the bytes contradict', async () => {
+      expect(refusal(await importBytes(declared('UTF-7', [0x41])))).toMatch(/^declares the encoding "UTF-7", which is not supported; UTF-8, UTF-16 and/);
+      expect(refusal(await importBytes(Uint8Array.from([0xff, 0xfe, 0x00, 0x00, ...Buffer.from('<\0\0\0')])))).toMatch(/^is in UTF-32, which is not supported/);
+      expect(refusal(await importBytes(declared('UTF-16', [0x41])))).toBe('declares the encoding "UTF-16" but is not in UTF-16 (it has no UTF-16 byte order mark)');
+      expect(refusal(await importBytes(utf16(project('').replace('<Project', '<?xml version="1.0" encoding="ISO-8859-1"?><Project'), false)))).toBe(
+        'is in UTF-16LE but declares the encoding "ISO-8859-1"',
+      );
+    });
+
+    it('refuses bytes that are not characters of the encoding, saying where, instead of replacing them', async () => {
+      const bytes = Uint8Array.from([...Buffer.from(`<?xml version="1.0"?>\n<Project xmlns="${NAMESPACE}">\n<Title>Caf`), 0xe9, ...Buffer.from('</Title></Project>')]);
+      expect(refusal(await importBytes(bytes))).toBe('is not valid UTF-8: the bytes at line 3, column 11 are not a character of that encoding');
     });
   });
 
