@@ -45,6 +45,8 @@ export const limits = {
   importTasksMax: 20_000,
   /** Deepest nesting of elements in an imported XML file (Microsoft Project's files need 10). */
   importXmlDepthMax: 32,
+  /** Days the recurring calendar exceptions and work weeks of an imported file may fall on, all calendars together. */
+  importCalendarDaysMax: 100_000,
   /** Project keys: 2-5 letters or digits, starting with a letter. */
   projectKeyPattern: /^[A-Za-z][A-Za-z0-9]{1,4}$/,
 } as const;

@@ -25,6 +25,9 @@ const tasks = (...rows: string[]) => `<Tasks>${rows.join('')}</Tasks>`;
 const week = [1, 2, 3, 4, 5, 6, 7].map((type) => `<WeekDay><DayType>${type}</DayType><DayWorking>${type === 1 || type === 7 ? 0 : 1}</DayWorking></WeekDay>`).join('');
 const calendar = (uid: number, exceptions: string) =>
   `<Calendar><UID>${uid}</UID><Name>Calendar ${uid}</Name><IsBaseCalendar>1</IsBaseCalendar><WeekDays>${week}</WeekDays><Exceptions>${exceptions}</Exceptions></Calendar>`;
+/** A weekly recurring exception as Microsoft Project writes it, `Occurrences` as large as the probe sent. */
+const weekly = (from: string, to: string, daysOfWeek: number) =>
+  `<Exception><TimePeriod><FromDate>${from}T00:00:00</FromDate><ToDate>${to}T23:59:00</ToDate></TimePeriod><Occurrences>2147483647</Occurrences><Name>Off</Name><Type>6</Type><Period>1</Period><DaysOfWeek>${daysOfWeek}</DaysOfWeek><DayWorking>0</DayWorking></Exception>`;
 
 /** The one field problem of a refused import: on `data`, with the message it gives. */
 function refusal(response: ApiResponse<Body<unknown>>): string {
@@ -129,6 +132,31 @@ describe('hostile import files', () => {
       const nested = (levels: number) => project(`${'<Extra>'.repeat(levels - 1)}${'</Extra>'.repeat(levels - 1)}`);
       expect(readMspdi(nested(limits.importXmlDepthMax)).document.tasks).toEqual([]);
       expect(refusal(await importData(nested(limits.importXmlDepthMax + 1)))).toMatch(new RegExp(`^elements nested deeper than ${limits.importXmlDepthMax} levels \\(line 1, column \\d+\\)$`));
+    });
+  });
+
+  describe('recurring calendar exceptions cost what the plan keeps', () => {
+    it(`refuses a file whose recurrences fall on more than ${limits.importCalendarDaysMax} days, at once`, async () => {
+      // Each calendar fills its 1,000 exceptions with six days a week: about 6,000 days apiece.
+      const calendars = Array.from({ length: 20 }, (_, index) => calendar(index + 1, weekly('1984-01-01', '2149-12-31', 0b1111110))).join('');
+      const started = performance.now();
+      expect(refusal(await importData(project(`<CalendarUID>1</CalendarUID><Calendars>${calendars}</Calendars>`)))).toMatch(
+        new RegExp(`^the recurring calendar exceptions and work weeks of the file fall on more than ${limits.importCalendarDaysMax} days in all \\(the limit was reached in the calendar "Calendar \\d+", UID \\d+\\)$`),
+      );
+      expect(performance.now() - started).toBeLessThan(10_000);
+    });
+
+    it('reads a recurrence on every day of millennia as one range, without looking at each day', async () => {
+      const exceptions = Array.from({ length: 100 }, () => weekly('1900-01-01', '9999-12-31', 0b1111111)).join('');
+      const started = performance.now();
+      const response = await importData(project(`<CalendarUID>1</CalendarUID><Calendars>${calendar(1, exceptions)}</Calendars>`));
+      expect(performance.now() - started).toBeLessThan(10_000);
+      expect(imported(response).report.dropped).toEqual([
+        { subject: 'calendar', ref: '1', name: 'Calendar 1', message: `days of calendar exceptions and work weeks outside the years ${limits.dateYearMin}-${limits.dateYearMax} are not kept`, count: 100 },
+      ]);
+      const calendars = (await server.request<{ calendars: { exceptions: { from: string; to: string }[] }[] }>('GET', `/api/projects/${response.body.project.id}/calendars`, { key })).body.calendars;
+      expect(calendars[0]!.exceptions).toHaveLength(100);
+      expect(calendars[0]!.exceptions[0]).toMatchObject({ from: '1900-01-01', to: `${limits.dateYearMax}-12-31` });
     });
   });
 

@@ -21,7 +21,7 @@ import {
   TASK_TYPES,
   UNASSIGNED_RESOURCE_UID,
 } from './codes.js';
-import { dayRanges, isReadableRecurrence, recurrenceDays, weeklyOn, type Recurrence } from './recurrence.js';
+import { isReadableRecurrence, recurrenceRanges, weeklyOn, type Recurrence } from './recurrence.js';
 import { child, children, flag, numberOf, parseXml, text, type XmlElement } from './xml.js';
 
 /**
@@ -95,6 +95,11 @@ class ExceptionList {
   }
 }
 
+/** The days a plan's calendars may hold (the years of the dates the API accepts). */
+const FIRST_ACCEPTED_DAY = `${limits.dateYearMin}-01-01`;
+const LAST_ACCEPTED_DAY = `${limits.dateYearMax}-12-31`;
+const OUTSIDE_ACCEPTED_YEARS = `days of calendar exceptions and work weeks outside the years ${limits.dateYearMin}-${limits.dateYearMax} are not kept`;
+
 const ISO_DURATION = /^(-)?P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 const WALL_CLOCK = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?/;
 
@@ -120,6 +125,8 @@ function shortened(text: string, max: number): string {
 class MspdiReader {
   private readonly findings = new Findings();
   private readonly minutesPerDay: number;
+  /** Days looked at to spread recurring exceptions and work weeks over their periods, in the whole file. */
+  private calendarDays = 0;
 
   constructor(private readonly project: XmlElement) {
     this.minutesPerDay = numberOf(project, 'MinutesPerDay') ?? 480;
@@ -221,7 +228,8 @@ class MspdiReader {
       const period = child(weekDay, 'TimePeriod');
       if (dayType === 0 && period !== null) {
         const range = this.dateRange(period);
-        if (range) legacyExceptions.push({ name: null, ...range, intervals: this.dayIntervals(weekDay) });
+        const kept = range && this.inAcceptedYears(row, range);
+        if (kept) legacyExceptions.push({ name: null, ...kept, intervals: this.dayIntervals(weekDay) });
       }
     }
     const exceptionElements = children(child(element, 'Exceptions'), 'Exception');
@@ -254,10 +262,49 @@ class MspdiReader {
     }
     const name = text(exception, 'Name');
     const intervals = this.dayIntervals(exception);
-    const everyDay = (rule.type === 1 || rule.type === 7) && rule.every === 1;
-    for (const days of everyDay ? [{ from: rule.from, to: rule.to }] : dayRanges(recurrenceDays(rule))) {
+    for (const days of this.rangesInAcceptedYears(rule, exceptions.row)) {
       if (!exceptions.add({ name, ...days, intervals })) return;
     }
+  }
+
+  /**
+   * The days of a recurrence in the years the API accepts, as ranges: its period ends
+   * within them before its days are found (so no day after them costs any work), and what
+   * falls before them is left out; either is reported.
+   */
+  private *rangesInAcceptedYears(rule: Recurrence, row: Row): Generator<{ from: string; to: string }> {
+    const bounded = { ...rule, to: rule.to > LAST_ACCEPTED_DAY ? LAST_ACCEPTED_DAY : rule.to };
+    if (bounded.to !== rule.to) this.findings.dropped('calendar', row, OUTSIDE_ACCEPTED_YEARS);
+    if (bounded.from > bounded.to) return;
+    for (const range of recurrenceRanges(bounded, this.dayBudget(row))) {
+      const kept = this.inAcceptedYears(row, range);
+      if (kept) yield kept;
+    }
+  }
+
+  /** The days of `range` in the years the API accepts (those outside reported), or null when none is. */
+  private inAcceptedYears(row: Row, range: { from: string; to: string }): { from: string; to: string } | null {
+    if (range.from >= FIRST_ACCEPTED_DAY && range.to <= LAST_ACCEPTED_DAY) return range;
+    this.findings.dropped('calendar', row, OUTSIDE_ACCEPTED_YEARS);
+    const kept = { from: range.from < FIRST_ACCEPTED_DAY ? FIRST_ACCEPTED_DAY : range.from, to: range.to > LAST_ACCEPTED_DAY ? LAST_ACCEPTED_DAY : range.to };
+    return kept.from <= kept.to ? kept : null;
+  }
+
+  /**
+   * What spreading a recurrence over its period may cost, for the whole file: each day
+   * looked at counts, and a file that needs more than Microsoft Project's files ever do is
+   * refused rather than read for minutes.
+   */
+  private dayBudget(row: Row): () => void {
+    return () => {
+      if (++this.calendarDays <= limits.importCalendarDaysMax) return;
+      throw invalid([
+        {
+          path: 'data',
+          message: `the recurring calendar exceptions and work weeks of the file fall on more than ${limits.importCalendarDaysMax} days in all (the limit was reached in the calendar "${row?.name}", UID ${row?.ref})`,
+        },
+      ]);
+    };
   }
 
   /**
@@ -284,7 +331,7 @@ class MspdiReader {
     }
     const name = text(workWeek, 'Name');
     for (const { intervals, daysOfWeek } of weekdaysByIntervals.values()) {
-      for (const days of dayRanges(recurrenceDays(weeklyOn(range, daysOfWeek)))) {
+      for (const days of this.rangesInAcceptedYears(weeklyOn(range, daysOfWeek), exceptions.row)) {
         if (!exceptions.add({ name, ...days, intervals })) return;
       }
     }
