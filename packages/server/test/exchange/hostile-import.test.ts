@@ -200,4 +200,57 @@ describe('hostile import files', () => {
     });
   });
 
+  describe('values beyond what the plan holds are reported, never changed in silence', () => {
+    it('progress, durations, work, codes, dates and units', async () => {
+      const response = await importData(
+        project(
+          tasks(
+            task(1, '<Name>Over</Name><Duration>PT8H0M0S</Duration><PercentComplete>500</PercentComplete><ConstraintType>42</ConstraintType>'),
+            task(2, '<Name>Under</Name><Duration>-PT8H0M0S</Duration><PercentComplete>-50</PercentComplete><Work>-PT8H0M0S</Work><Type>9</Type>'),
+            task(3, '<Name>Unreadable</Name><Duration>8 hours</Duration><PercentComplete>NaN</PercentComplete><Deadline>next week</Deadline><FixedCost>lots</FixedCost>'),
+            task(4, '<Name>Linked</Name><Duration>PT8H0M0S</Duration><PredecessorLink><PredecessorUID>1</PredecessorUID><Type>7</Type></PredecessorLink>'),
+          ) +
+            '<Resources><Resource><UID>1</UID><Name>Ada</Name><Type>1</Type><MaxUnits>many</MaxUnits></Resource></Resources>' +
+            '<Assignments><Assignment><UID>1</UID><TaskUID>1</TaskUID><ResourceUID>1</ResourceUID><Units>-2</Units></Assignment></Assignments>',
+        ),
+      );
+      const kept = (await tasksOf(response)).map((t) => [t.name, t.progressPct, t.durationMin, t.workMin, t.constraintKind, t.deadline]);
+      expect(kept).toEqual([
+        ['Over', 100, 480, 0, 'asap', null],
+        ['Under', 0, 0, 0, 'asap', null],
+        ['Unreadable', 0, 0, 0, 'asap', null],
+        ['Linked', 0, 480, 0, 'asap', null],
+      ]);
+      const { report } = imported(response);
+      const messages = (items: ReportItem[]) => items.map(({ subject, ref, message }) => `${subject} ${ref}: ${message}`);
+      expect(messages(report.approximated)).toEqual([
+        'task 1: unknown ConstraintType codes are read as As Soon As Possible',
+        'task 1: PercentComplete values outside 0..100 are kept at the nearest of the two',
+        'task 2: Work values below 0 are read as 0',
+        'task 2: Duration values below 0 are read as 0',
+        'task 2: unknown Type codes are read as fixed units',
+        'dependency 1->4: unknown Type codes are read as finish-to-start',
+        'assignment 1: Units (in percent) outside 0..100000 are kept at the nearest of the two',
+      ]);
+      expect(messages(report.dropped)).toEqual([
+        'task 3: Duration values that are not durations are not kept',
+        'task 3: PercentComplete values that are not numbers are not kept',
+        'task 3: Deadline values that are not dates and times are not kept',
+        'task 3: FixedCost values that are not numbers are not kept',
+        'resource 1: MaxUnits values that are not numbers are not kept',
+      ]);
+      expect(report.approximated.find((item) => item.message.startsWith('PercentComplete'))!.count).toBe(2);
+    });
+
+    it('week days and working times of calendars', async () => {
+      const backwards = `<Exception><TimePeriod><FromDate>2024-05-01T00:00:00</FromDate><ToDate>2024-05-01T23:59:00</ToDate></TimePeriod><Name>Late</Name><Type>1</Type><DayWorking>1</DayWorking>
+        <WorkingTimes><WorkingTime><FromTime>17:00:00</FromTime><ToTime>08:00:00</ToTime></WorkingTime></WorkingTimes></Exception>`;
+      const unknownDay = '<WeekDay><DayType>9</DayType><DayWorking>1</DayWorking></WeekDay>';
+      const response = await importData(project(`<CalendarUID>1</CalendarUID><Calendars>${calendar(1, backwards).replace('</WeekDays>', `${unknownDay}</WeekDays>`)}</Calendars>`));
+      expect(imported(response).report.dropped.map(({ subject, ref, message }) => `${subject} ${ref}: ${message}`)).toEqual([
+        'calendar 1: week days with an unknown DayType are not kept',
+        'calendar 1: working times that are not readable or do not end after they start are not kept (a working day left without any has the Standard day)',
+      ]);
+    });
+  });
 });
