@@ -4,6 +4,7 @@ export * from './events.js';
 export * from './limits.js';
 export * from './openapi.js';
 export * from './routes.js';
+export * from './text.js';
 export * from './resources/exchange.js';
 export * from './resources/calendars.js';
 export * from './resources/invites.js';

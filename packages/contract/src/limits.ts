@@ -55,6 +55,8 @@ export const limits = {
    * 15,000 tasks (an answer carries its JSON twice, as structured content and as text).
    */
   mcpAnswerBytesPerRequest: 32 * 1024 * 1024,
+  /** Days the recurring calendar exceptions and work weeks of an imported file may fall on, all calendars together. */
+  importCalendarDaysMax: 100_000,
   /** Project keys: 2-5 letters or digits, starting with a letter. */
   projectKeyPattern: /^[A-Za-z][A-Za-z0-9]{1,4}$/,
 } as const;

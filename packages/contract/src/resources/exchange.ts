@@ -30,7 +30,7 @@ export const ImportFormat = z.enum(['mspdi']);
 
 export const ProjectImport = z.object({
   format: ImportFormat.default('mspdi').describe('`mspdi`: Microsoft Project XML, as Microsoft Project saves it ("XML format (*.xml)").'),
-  data: z.string().min(1).describe('The whole file, as text (at most the request body limit).'),
+  data: z.string().min(1).describe('The whole file, as text (at most the request body limit); already decoded, so its XML declaration\'s encoding is not applied (send the file as an `application/xml` body to have it decoded as it declares).'),
   name: ProjectName.optional().describe("Defaults to the file's project name (or title)."),
   key: ProjectKey.optional().describe('Derived from the name when omitted.'),
   workspaceId: Uuid.optional().describe("Defaults to the caller's personal workspace (or the key's workspace for a workspace-restricted key)."),

@@ -1,4 +1,4 @@
-import { limits, type FieldProblem } from '@gantry/contract';
+import { limits, textRuleProblem, type FieldProblem } from '@gantry/contract';
 import type { z } from 'zod';
 
 /** `['createTasks', 3, 'durationMin']` → `createTasks[3].durationMin`; the root is `body`. */
@@ -21,6 +21,11 @@ export function fieldProblems(error: z.ZodError, root: string): FieldProblem[] {
     path: formatPath(issue.path, root),
     message: issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'is required' : issue.message,
   }));
+}
+
+/** Every issue of a failed parse of a value that stands at `at` (`['calendars', 2]`), as `details.fields` entries. */
+export function problemsAt(error: z.ZodError, at: readonly PropertyKey[]): FieldProblem[] {
+  return error.issues.map((issue) => ({ path: formatPath([...at, ...issue.path], ''), message: issue.message }));
 }
 
 /** What a request beyond the bounds is told: the same from the raw-text scan (http) and from the walk below. */
@@ -46,11 +51,10 @@ function pathOf(visit: Visit, root: string): string {
 /**
  * What no field of ours accepts, checked on the raw input before any schema, in time that
  * grows with what is accepted, not with what was sent: an array longer than any field
- * takes (its items are not looked at), a string longer than any field takes or not
- * well-formed Unicode (a lone surrogate would be stored as U+FFFD, not as sent), U+0000
- * (PostgreSQL text cannot store it, so both stores refuse it alike), nesting deeper than
- * any schema needs, more values in all than the largest change set holds. Stops at the
- * first `errorFieldsMax` problems. Iterative, so any JSON the parser accepted is safe to walk.
+ * takes (its items are not looked at), a string longer than any field takes or against
+ * the text rule (`textRuleProblem`), nesting deeper than any schema needs, more values in
+ * all than the largest change set holds. Stops at the first `errorFieldsMax` problems.
+ * Iterative, so any JSON the parser accepted is safe to walk.
  */
 export function boundsProblems(value: unknown, root: string, longestString: number = limits.descriptionMaxLength): FieldProblem[] {
   const problems: FieldProblem[] = [];
@@ -67,8 +71,10 @@ export function boundsProblems(value: unknown, root: string, longestString: numb
     if (typeof item === 'string') {
       // No field takes more than a description (notes, comments) unless its route says so (an imported file); most take less.
       if (item.length > longestString) problem(`is longer than ${longestString} characters`);
-      else if (!item.isWellFormed()) problem('must be well-formed Unicode (it holds a lone UTF-16 surrogate)');
-      else if (item.includes('\u0000')) problem('must not contain the NUL character (U+0000)');
+      else {
+        const broken = textRuleProblem(item);
+        if (broken !== null) problem(broken);
+      }
     } else if (item !== null && typeof item === 'object') {
       if (visit.depth >= limits.requestBodyMaxDepth) {
         problem(boundsMessages.depth);

@@ -7,6 +7,7 @@ import type { Config } from '../config.js';
 import { AccountLimits } from '../domain/account-limits.js';
 import type { Actor, DomainContext } from '../domain/context.js';
 import { AppError, invalid } from '../domain/errors.js';
+import { decodeXmlFileOffThread } from '../domain/exchange/off-thread.js';
 import { VersionedMemo } from '../domain/memo.js';
 import { PlanCache } from '../domain/planning/plan-cache.js';
 import { ReadCache } from '../domain/projects/read-cache.js';
@@ -160,8 +161,8 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     });
   });
 
-  // A file sent as the body (an import's XML): kept as text for the routes that take one (bind-operations.ts).
-  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'string' }, (_request, body, done) => done(null, new FileBody(body as string)));
+  // A file sent as the body (an import's XML): decoded as the file says (not by the header's charset), as text for the routes that take one (bind-operations.ts).
+  app.addContentTypeParser(['application/xml', 'text/xml'], { parseAs: 'buffer' }, async (_request: FastifyRequest, body: Buffer) => new FileBody(await decodeXmlFileOffThread(body)));
 
   const routeDeps: RouteDeps = {
     ctx,

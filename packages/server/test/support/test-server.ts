@@ -53,7 +53,7 @@ export interface TestServer {
   request<T = Record<string, unknown>>(
     method: string,
     pathname: string,
-    options?: { key?: string; body?: unknown; rawBody?: string; headers?: Record<string, string> },
+    options?: { key?: string; body?: unknown; rawBody?: string | Uint8Array; headers?: Record<string, string> },
   ): Promise<ApiResponse<T>>;
   close(): Promise<void>;
 }
@@ -116,7 +116,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     async request(method, pathname, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.key) headers.authorization = `Bearer ${options.key}`;
-      let body: string | undefined = options.rawBody;
+      let body: string | Uint8Array | undefined = options.rawBody;
       if (options.body !== undefined) {
         body = JSON.stringify(options.body);
         headers['content-type'] ??= 'application/json';

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Calendar, FieldProblem, WorkInterval } from '@gantry/contract';
-import { STANDARD_WEEK } from '@gantry/contract';
+import { CalendarCreate, STANDARD_WEEK } from '@gantry/contract';
 import type { CalendarRow, Queries } from '../../store/store.js';
 import { invalid } from '../errors.js';
+import { problemsAt } from '../validation.js';
 import type { DocumentCalendar } from '../exchange/plan-document.js';
 
 type Week = (WorkInterval[] | null)[];
@@ -102,8 +103,9 @@ export function standardCalendarDocument(timeZone: string): DocumentCalendar {
 
 /**
  * Creates a new project's calendars from a plan document's, inside the caller's transaction
- * (the project row exists): checked as a calendar write is (400 on `calendars[i]`), each
- * base inserted before the calendars based on it. Answers the id of each calendar by its ref.
+ * (the project row exists): checked as a calendar write is, by the contract's schema too
+ * (400 on `calendars[i]`), each base inserted before the calendars based on it. Answers
+ * the id of each calendar by its ref.
  */
 export async function createProjectCalendars(tx: Queries, projectId: string, documents: readonly DocumentCalendar[], now: string): Promise<Map<string, string>> {
   const idOf = new Map(documents.map((document) => [document.ref, randomUUID()]));
@@ -118,7 +120,11 @@ export async function createProjectCalendars(tx: Queries, projectId: string, doc
     created_at: now,
     updated_at: now,
   }));
-  const problems = rows.flatMap((row, index) => calendarProblems(rows, row, `calendars[${index}]`));
+  const problems = documents.flatMap(({ name, timeZone, weekly, exceptions }, index) => {
+    const parsed = CalendarCreate.safeParse({ name, timeZone, weekly, exceptions });
+    return parsed.success ? [] : problemsAt(parsed.error, ['calendars', index]);
+  });
+  problems.push(...rows.flatMap((row, index) => calendarProblems(rows, row, `calendars[${index}]`)));
   if (problems.length > 0) throw invalid(problems);
   const inserted = new Set<string>();
   while (inserted.size < rows.length) {

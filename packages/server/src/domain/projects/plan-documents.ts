@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DateOnly, DateTimeInput, MaxUnitsPct, ProjectCreate, TaskCreate, type Conflict, type FieldProblem, type Project } from '@gantry/contract';
+import { AssignmentUnitsPct, DateOnly, DateTimeInput, MaxUnitsPct, ProjectCreate, TaskCreate, textRuleProblem, type Conflict, type FieldProblem, type Project } from '@gantry/contract';
 import { generateNKeysBetween } from 'fractional-indexing';
 import type { z } from 'zod';
 import type { BaselineRow, CalendarRow, ProjectRow, Queries, TaskRow } from '../../store/store.js';
@@ -15,6 +15,7 @@ import { yieldIfBusy } from '../../time-slice.js';
 import { nowIso, type Actor, type DomainContext } from '../context.js';
 import { invalid } from '../errors.js';
 import { effectiveProjectRole } from '../permissions.js';
+import { formatPath } from '../validation.js';
 import { displayName } from '../users.js';
 import { insertProject, outlineOrder, type NewProject, type ProjectSource } from './projects.js';
 
@@ -155,6 +156,23 @@ function schemaProblems(result: z.ZodSafeParseResult<unknown>, prefix: string): 
   return result.success ? [] : result.error.issues.map((issue) => ({ path: [prefix, ...issue.path.map(String)].filter(Boolean).join('.'), message: issue.message }));
 }
 
+/**
+ * Each text of the document against the text rule the JSON API keeps, at its path: what
+ * made the document (a file, a template, a saved version) must not store what no request may.
+ */
+function textProblems(value: unknown, path: (string | number)[], problems: FieldProblem[]): void {
+  if (typeof value === 'string') {
+    const broken = textRuleProblem(value);
+    if (broken !== null) problems.push({ path: formatPath(path, 'document'), message: broken });
+  } else if (value !== null && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      path.push(Array.isArray(value) ? Number(key) : key);
+      textProblems(item, path, problems);
+      path.pop();
+    }
+  }
+}
+
 /** The fields of a document task a public task create or edit sets (the rest are recorded values). */
 export function publicTaskFields(task: DocumentTask) {
   return {
@@ -185,6 +203,7 @@ export function publicTaskFields(task: DocumentTask) {
  */
 export async function documentProblems(document: PlanDocument): Promise<FieldProblem[]> {
   const problems: FieldProblem[] = [];
+  textProblems(document, [], problems);
   const calendarRefs = new Set(document.calendars.map((calendar) => calendar.ref));
   if (document.calendarRef !== null && !calendarRefs.has(document.calendarRef)) problems.push({ path: 'calendarRef', message: 'no such calendar in the document' });
   const refs = new Map<string, number>();
@@ -214,7 +233,7 @@ export async function documentProblems(document: PlanDocument): Promise<FieldPro
   document.assignments.forEach((assignment, index) => {
     if (!refs.has(assignment.taskRef)) problems.push({ path: `assignments[${index}].taskRef`, message: 'no such task in the document' });
     if (!resourceRefs.has(assignment.resourceRef)) problems.push({ path: `assignments[${index}].resourceRef`, message: 'no such resource in the document' });
-    if (!Number.isInteger(assignment.unitsPct) || assignment.unitsPct < 0) problems.push({ path: `assignments[${index}].unitsPct`, message: 'must be a whole number of percent, 0 or more' });
+    problems.push(...schemaProblems(AssignmentUnitsPct.safeParse(assignment.unitsPct), `assignments[${index}].unitsPct`));
   });
   document.baselines.forEach((baseline, index) => {
     baseline.tasks.forEach((t, k) => {

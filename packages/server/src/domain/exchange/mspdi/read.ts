@@ -21,7 +21,7 @@ import {
   TASK_TYPES,
   UNASSIGNED_RESOURCE_UID,
 } from './codes.js';
-import { dayRanges, isReadableRecurrence, recurrenceDays, weeklyOn, type Recurrence } from './recurrence.js';
+import { isReadableRecurrence, recurrenceRanges, weeklyOn, type Recurrence } from './recurrence.js';
 import { child, children, flag, numberOf, parseXml, text, type XmlElement } from './xml.js';
 
 /**
@@ -31,13 +31,13 @@ import { child, children, flag, numberOf, parseXml, text, type XmlElement } from
  * MSPDI file within the import limits.
  */
 export function readMspdi(xml: string): { document: PlanDocument; report: ImportReport } {
-  const root = parseXml(xml);
-  const project = child(root, 'Project');
-  if (project === null || project['@_xmlns'] !== MSPDI_NAMESPACE) {
+  const project = parseXml(xml);
+  if (project.name !== 'Project' || project.namespace !== MSPDI_NAMESPACE) {
     throw invalid([{ path: 'data', message: `not a Microsoft Project XML file (a Project element in the namespace ${MSPDI_NAMESPACE})` }]);
   }
   const taskElements = children(child(project, 'Tasks'), 'Task');
-  if (taskElements.length > limits.importTasksMax + 1) {
+  // The row of UID 0 is the project itself (its summary), not one of its tasks.
+  if (taskElements.filter((task) => text(task, 'UID') !== '0').length > limits.importTasksMax) {
     throw invalid([{ path: 'data', message: `the file holds more than ${limits.importTasksMax} tasks` }]);
   }
   return new MspdiReader(project).read(taskElements);
@@ -75,15 +75,13 @@ class Findings {
 class ExceptionList {
   readonly list: DocumentCalendar['exceptions'] = [];
 
-  constructor(
-    private readonly findings: Findings,
-    readonly row: Row,
-  ) {}
+  /** `reader`: the calendar's, which reports what is not kept. */
+  constructor(readonly reader: RowReader) {}
 
   /** False once the calendar is full (the exception is then reported as dropped). */
   add(exception: DocumentCalendar['exceptions'][number]): boolean {
     if (this.list.length >= limits.calendarExceptionsMax) {
-      this.findings.dropped('calendar', this.row, `days off and special working days beyond ${limits.calendarExceptionsMax} exceptions per calendar are not kept`);
+      this.reader.dropped(`days off and special working days beyond ${limits.calendarExceptionsMax} exceptions per calendar are not kept`);
       return false;
     }
     this.list.push(exception);
@@ -94,6 +92,11 @@ class ExceptionList {
     for (const exception of exceptions) if (!this.add(exception)) return;
   }
 }
+
+/** The days a plan's calendars may hold (the years of the dates the API accepts). */
+const FIRST_ACCEPTED_DAY = `${limits.dateYearMin}-01-01`;
+const LAST_ACCEPTED_DAY = `${limits.dateYearMax}-12-31`;
+const OUTSIDE_ACCEPTED_YEARS = `days of calendar exceptions and work weeks outside the years ${limits.dateYearMin}-${limits.dateYearMax} are not kept`;
 
 const ISO_DURATION = /^(-)?P(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 const WALL_CLOCK = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})(:\d{2})?/;
@@ -111,15 +114,87 @@ function clock(value: string | null, isEnd: boolean): string | null {
   return isEnd && time === '00:00' ? '24:00' : time;
 }
 
+/** `text` cut to `max` characters, without leaving half of a surrogate pair at the end. */
+function shortened(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return cut.isWellFormed() ? cut : cut.slice(0, -1);
+}
+
+/**
+ * Reads the values of one row of the file (the project, a calendar, a task, a link, …) so
+ * that none is changed in silence: a value that is not readable is left out and reported
+ * as dropped, one beyond what the plan holds is kept at the nearest value it does and
+ * reported as approximated.
+ */
+class RowReader {
+  constructor(
+    private readonly findings: Findings,
+    private readonly subject: ImportSubject,
+    readonly row: Row,
+  ) {}
+
+  dropped(message: string): void {
+    this.findings.dropped(this.subject, this.row, message);
+  }
+
+  approximated(message: string): void {
+    this.findings.approximated(this.subject, this.row, message);
+  }
+
+  /** The number `name` of `element`, or null when it is missing or not a number. */
+  number(element: XmlElement, name: string): number | null {
+    const value = text(element, name);
+    if (value === null) return null;
+    const parsed = Number(value);
+    if (Number.isFinite(parsed)) return parsed;
+    this.dropped(`${name} values that are not numbers are not kept`);
+    return null;
+  }
+
+  /** The wall-clock time `name` of `element` as the UTC instant the document uses, or null when it is missing or not readable. */
+  instant(element: XmlElement, name: string): string | null {
+    const value = text(element, name);
+    const read = instant(value);
+    if (value !== null && read === null) this.dropped(`${name} values that are not dates and times are not kept`);
+    return read;
+  }
+
+  /** What the code `name` of `element` stands for; an unknown code reads as `fallback` does. */
+  code<T>(element: XmlElement, name: string, codes: readonly T[], fallback: number, fallbackName: string): T {
+    const code = this.number(element, name) ?? fallback;
+    const known = Number.isInteger(code) ? codes[code] : undefined;
+    if (known !== undefined) return known;
+    this.approximated(`unknown ${name} codes are read as ${fallbackName}`);
+    return codes[fallback]!;
+  }
+
+  /** `value` of `what` (its plural, as the report says it) within `min..max`. */
+  within(what: string, value: number, min: number, max: number): number {
+    const kept = Math.min(max, Math.max(min, value));
+    if (kept !== value) this.approximated(`${what} outside ${min}..${max} are kept at the nearest of the two`);
+    return kept;
+  }
+
+  /** `value` of `what` (its plural) at `min` or more. */
+  atLeast(what: string, value: number, min: number): number {
+    if (value >= min) return value;
+    this.approximated(`${what} below ${min} are read as ${min}`);
+    return min;
+  }
+}
+
 class MspdiReader {
   private readonly findings = new Findings();
   private readonly minutesPerDay: number;
+  /** Days looked at to spread recurring exceptions and work weeks over their periods, in the whole file. */
+  private calendarDays = 0;
+  private readonly projectRow = new RowReader(this.findings, 'project', null);
 
   constructor(private readonly project: XmlElement) {
-    this.minutesPerDay = numberOf(project, 'MinutesPerDay') ?? 480;
+    this.minutesPerDay = this.projectRow.within('MinutesPerDay values', this.projectRow.number(project, 'MinutesPerDay') ?? 480, 1, 1440);
   }
 
-  read(taskElements: XmlElement[]): { document: PlanDocument; report: ImportReport } {
+  read(taskElements: readonly XmlElement[]): { document: PlanDocument; report: ImportReport } {
     const project = this.project;
     this.reportUnsupportedProjectFields();
     const calendars = this.readCalendars(taskElements);
@@ -132,9 +207,9 @@ class MspdiReader {
     const document: PlanDocument = {
       name: this.limitName('project', null, text(project, 'Title')?.trim() || text(project, 'Name')?.trim() || 'Imported plan'),
       description: null,
-      startDate: instant(text(project, 'StartDate'))?.slice(0, 10) ?? new Date(0).toISOString().slice(0, 10),
+      startDate: this.projectRow.instant(project, 'StartDate')?.slice(0, 10) ?? new Date(0).toISOString().slice(0, 10),
       scheduleFrom,
-      deadline: scheduleFrom === 'backward' ? (instant(text(project, 'FinishDate'))?.slice(0, 10) ?? null) : null,
+      deadline: scheduleFrom === 'backward' ? (this.projectRow.instant(project, 'FinishDate')?.slice(0, 10) ?? null) : null,
       currency: text(project, 'CurrencyCode') ?? 'USD',
       calendarRef: projectCalendar !== null && calendarRefs.has(projectCalendar) ? projectCalendar : null,
       calendars,
@@ -152,8 +227,7 @@ class MspdiReader {
     if (children(child(project, 'ExtendedAttributes'), 'ExtendedAttribute').length > 0) {
       this.findings.dropped('project', null, 'custom fields (extended attributes) are not kept');
     }
-    const outlineCodes = child(project, 'OutlineCodes');
-    if (outlineCodes !== null && Object.keys(outlineCodes).length > 0) this.findings.dropped('project', null, 'outline codes are not kept');
+    if ((child(project, 'OutlineCodes')?.children?.size ?? 0) > 0) this.findings.dropped('project', null, 'outline codes are not kept');
   }
 
   /** Microsoft Project lets a task have no name; a Gantry task has one: its row number in the file. */
@@ -166,24 +240,32 @@ class MspdiReader {
   private limitName(subject: ImportSubject, ref: string | null, name: string): string {
     if (name.length <= limits.nameMaxLength) return name;
     this.findings.approximated(subject, { ref, name }, `names longer than ${limits.nameMaxLength} characters are shortened`);
-    return name.slice(0, limits.nameMaxLength);
+    return shortened(name, limits.nameMaxLength);
   }
 
-  /** A duration of the file in working minutes; elapsed ones count an elapsed day as a working day. */
-  private minutes(value: string | null, format: number | null, subject: ImportSubject, row: Row): number {
+  /**
+   * The duration `name` of `element` in working minutes (0 when missing or not readable);
+   * with `formatName`, an elapsed one counts an elapsed day as a working day.
+   */
+  private minutes(reader: RowReader, element: XmlElement, name: string, formatName: string | null): number {
+    const value = text(element, name);
     const match = value === null ? null : ISO_DURATION.exec(value);
-    if (!match) return 0;
+    if (!match) {
+      if (value !== null) reader.dropped(`${name} values that are not durations are not kept`);
+      return 0;
+    }
     const [, negative, days, hours, minutes, seconds] = match;
     const total = Number(days ?? 0) * this.minutesPerDay + Number(hours ?? 0) * 60 + Number(minutes ?? 0) + Number(seconds ?? 0) / 60;
     const signed = negative ? -total : total;
+    const format = formatName === null ? null : reader.number(element, formatName);
     if (format !== null && ELAPSED_FORMATS.has(format) && signed !== 0) {
-      this.findings.approximated(subject, row, 'elapsed durations become working time (an elapsed day is a working day)');
+      reader.approximated('elapsed durations become working time (an elapsed day is a working day)');
       return Math.round((signed / 1440) * this.minutesPerDay);
     }
     return Math.round(signed);
   }
 
-  private readCalendars(taskElements: XmlElement[]): DocumentCalendar[] {
+  private readCalendars(taskElements: readonly XmlElement[]): DocumentCalendar[] {
     const elements = children(child(this.project, 'Calendars'), 'Calendar');
     const byUid = new Map(elements.flatMap((element) => (text(element, 'UID') === null ? [] : [[text(element, 'UID')!, element] as const])));
     const kept = new Set<string>();
@@ -208,25 +290,36 @@ class MspdiReader {
   private readCalendar(uid: string, element: XmlElement, kept: ReadonlySet<string>): DocumentCalendar {
     const name = this.limitName('calendar', uid, text(element, 'Name') ?? `Calendar ${uid}`);
     const row = { ref: uid, name };
+    const reader = new RowReader(this.findings, 'calendar', row);
     const weekly: (DocumentInterval[] | null)[] = [null, null, null, null, null, null, null];
     const legacyExceptions: DocumentCalendar['exceptions'] = [];
     for (const weekDay of children(child(element, 'WeekDays'), 'WeekDay')) {
-      const dayType = numberOf(weekDay, 'DayType');
-      if (dayType !== null && dayType >= 1 && dayType <= 7) weekly[dayType - 1] = this.dayIntervals(weekDay);
+      const dayType = this.dayType(reader, weekDay, 0);
+      if (dayType !== null && dayType >= 1) weekly[dayType - 1] = this.dayIntervals(reader, weekDay);
+      if (dayType !== 0) continue;
+      // Days of type 0 are exceptions in the form of Project 2003 and before.
       const period = child(weekDay, 'TimePeriod');
-      if (dayType === 0 && period !== null) {
-        const range = this.dateRange(period);
-        if (range) legacyExceptions.push({ name: null, ...range, intervals: this.dayIntervals(weekDay) });
-      }
+      const range = period === null ? null : this.dateRange(period);
+      const kept = range && this.inAcceptedYears(reader, range);
+      if (kept) legacyExceptions.push({ name: null, ...kept, intervals: this.dayIntervals(reader, weekDay) });
+      else if (!range) reader.dropped('calendar exceptions without a readable period or recurrence are not kept');
     }
     const exceptionElements = children(child(element, 'Exceptions'), 'Exception');
-    const exceptions = new ExceptionList(this.findings, row);
+    const exceptions = new ExceptionList(reader);
     if (exceptionElements.length === 0) exceptions.addAll(legacyExceptions);
     for (const exception of exceptionElements) this.readException(exception, exceptions);
     // Project's order of precedence: a day's exception, then the work week holding it, then the default week.
     for (const workWeek of children(child(element, 'WorkWeeks'), 'WorkWeek')) this.readWorkWeek(workWeek, exceptions);
     const base = text(element, 'BaseCalendarUID');
     return { ref: uid, name, timeZone: 'UTC', weekly, exceptions: exceptions.list, baseRef: base !== null && kept.has(base) && base !== uid ? base : null };
+  }
+
+  /** `DayType` of a week day: 1..7 Sunday..Saturday, or `lowest` (0 where an exception may be written as a week day); null when it is none of them (reported). */
+  private dayType(reader: RowReader, weekDay: XmlElement, lowest: number): number | null {
+    const dayType = reader.number(weekDay, 'DayType');
+    if (dayType !== null && Number.isInteger(dayType) && dayType >= lowest && dayType <= 7) return dayType;
+    reader.dropped('week days with an unknown DayType are not kept');
+    return null;
   }
 
   /** A one-off exception as one range; a recurring one as the days it falls on (runs of consecutive days as one range). */
@@ -244,15 +337,54 @@ class MspdiReader {
       monthPosition: numberOf(exception, 'MonthPosition'),
     };
     if (rule === null || !isReadableRecurrence(rule)) {
-      this.findings.dropped('calendar', exceptions.row, 'calendar exceptions without a readable period or recurrence are not kept');
+      exceptions.reader.dropped('calendar exceptions without a readable period or recurrence are not kept');
       return;
     }
-    const name = text(exception, 'Name');
-    const intervals = this.dayIntervals(exception);
-    const everyDay = (rule.type === 1 || rule.type === 7) && rule.every === 1;
-    for (const days of everyDay ? [{ from: rule.from, to: rule.to }] : dayRanges(recurrenceDays(rule))) {
+    const name = this.exceptionName(exception, exceptions);
+    const intervals = this.dayIntervals(exceptions.reader, exception);
+    for (const days of this.rangesInAcceptedYears(rule, exceptions.reader)) {
       if (!exceptions.add({ name, ...days, intervals })) return;
     }
+  }
+
+  /**
+   * The days of a recurrence in the years the API accepts, as ranges: its period ends
+   * within them before its days are found (so no day after them costs any work), and what
+   * falls before them is left out; either is reported.
+   */
+  private *rangesInAcceptedYears(rule: Recurrence, reader: RowReader): Generator<{ from: string; to: string }> {
+    const bounded = { ...rule, to: rule.to > LAST_ACCEPTED_DAY ? LAST_ACCEPTED_DAY : rule.to };
+    if (bounded.to !== rule.to) reader.dropped(OUTSIDE_ACCEPTED_YEARS);
+    if (bounded.from > bounded.to) return;
+    for (const range of recurrenceRanges(bounded, this.dayBudget(reader.row))) {
+      const kept = this.inAcceptedYears(reader, range);
+      if (kept) yield kept;
+    }
+  }
+
+  /** The days of `range` in the years the API accepts (those outside reported), or null when none is. */
+  private inAcceptedYears(reader: RowReader, range: { from: string; to: string }): { from: string; to: string } | null {
+    if (range.from >= FIRST_ACCEPTED_DAY && range.to <= LAST_ACCEPTED_DAY) return range;
+    reader.dropped(OUTSIDE_ACCEPTED_YEARS);
+    const kept = { from: range.from < FIRST_ACCEPTED_DAY ? FIRST_ACCEPTED_DAY : range.from, to: range.to > LAST_ACCEPTED_DAY ? LAST_ACCEPTED_DAY : range.to };
+    return kept.from <= kept.to ? kept : null;
+  }
+
+  /**
+   * What spreading a recurrence over its period may cost, for the whole file: each day
+   * looked at counts, and a file that needs more than Microsoft Project's files ever do is
+   * refused rather than read for minutes.
+   */
+  private dayBudget(row: Row): () => void {
+    return () => {
+      if (++this.calendarDays <= limits.importCalendarDaysMax) return;
+      throw invalid([
+        {
+          path: 'data',
+          message: `the recurring calendar exceptions and work weeks of the file fall on more than ${limits.importCalendarDaysMax} days in all (the limit was reached in the calendar "${row?.name}", UID ${row?.ref})`,
+        },
+      ]);
+    };
   }
 
   /**
@@ -264,25 +396,31 @@ class MspdiReader {
     const period = child(workWeek, 'TimePeriod');
     const range = period === null ? null : this.dateRange(period);
     if (range === null) {
-      this.findings.dropped('calendar', exceptions.row, 'work weeks without a readable period are not kept');
+      exceptions.reader.dropped('work weeks without a readable period are not kept');
       return;
     }
     const weekdaysByIntervals = new Map<string, { intervals: DocumentInterval[]; daysOfWeek: number }>();
     for (const weekDay of children(child(workWeek, 'WeekDays'), 'WeekDay')) {
-      const dayType = numberOf(weekDay, 'DayType');
-      if (dayType === null || dayType < 1 || dayType > 7) continue;
-      const intervals = this.dayIntervals(weekDay);
+      const dayType = this.dayType(exceptions.reader, weekDay, 1);
+      if (dayType === null) continue;
+      const intervals = this.dayIntervals(exceptions.reader, weekDay);
       const key = JSON.stringify(intervals);
       const group = weekdaysByIntervals.get(key) ?? { intervals, daysOfWeek: 0 };
       group.daysOfWeek |= 1 << (dayType - 1);
       weekdaysByIntervals.set(key, group);
     }
-    const name = text(workWeek, 'Name');
+    const name = this.exceptionName(workWeek, exceptions);
     for (const { intervals, daysOfWeek } of weekdaysByIntervals.values()) {
-      for (const days of dayRanges(recurrenceDays(weeklyOn(range, daysOfWeek)))) {
+      for (const days of this.rangesInAcceptedYears(weeklyOn(range, daysOfWeek), exceptions.reader)) {
         if (!exceptions.add({ name, ...days, intervals })) return;
       }
     }
+  }
+
+  /** The name of an exception or a work week of a calendar, within the length of a name. */
+  private exceptionName(element: XmlElement, exceptions: ExceptionList): string | null {
+    const name = text(element, 'Name');
+    return name === null ? null : this.limitName('calendar', exceptions.reader.row?.ref ?? null, name);
   }
 
   private dateRange(period: XmlElement): { from: string; to: string } | null {
@@ -292,18 +430,19 @@ class MspdiReader {
   }
 
   /** The working intervals of a week day or an exception; a working day without times has the Standard day's. */
-  private dayIntervals(element: XmlElement): DocumentInterval[] {
+  private dayIntervals(reader: RowReader, element: XmlElement): DocumentInterval[] {
     if (!flag(element, 'DayWorking')) return [];
     const intervals: DocumentInterval[] = [];
     for (const time of children(child(element, 'WorkingTimes'), 'WorkingTime')) {
       const from = clock(text(time, 'FromTime'), false);
       const to = clock(text(time, 'ToTime'), true);
       if (from !== null && to !== null && from < to) intervals.push([from, to]);
+      else reader.dropped('working times that are not readable or do not end after they start are not kept (a working day left without any has the Standard day)');
     }
     return intervals.length > 0 ? intervals : STANDARD_DAY.map(([from, to]): DocumentInterval => [from, to]);
   }
 
-  private readTasks(elements: XmlElement[], calendarRefs: ReadonlySet<string>): DocumentTask[] {
+  private readTasks(elements: readonly XmlElement[], calendarRefs: ReadonlySet<string>): DocumentTask[] {
     const tasks: DocumentTask[] = [];
     const open: { level: number; ref: string }[] = [];
     const refs = new Set<string>();
@@ -336,19 +475,20 @@ class MspdiReader {
   private readTask(element: XmlElement, ref: string, parentRef: string | null, calendarRefs: ReadonlySet<string>): DocumentTask {
     const name = this.limitName('task', ref, text(element, 'Name')?.trim() || this.unnamedTask(element, ref));
     const row = { ref, name };
+    const reader = new RowReader(this.findings, 'task', row);
     this.reportUnsupportedTaskFields(element, row);
-    const constraintKind = CONSTRAINT_KINDS[numberOf(element, 'ConstraintType') ?? 0] ?? 'asap';
+    const constraintKind = reader.code(element, 'ConstraintType', CONSTRAINT_KINDS, 0, 'As Soon As Possible');
     const calendarUid = text(element, 'CalendarUID');
     if (calendarUid !== null && calendarUid !== '-1' && !calendarRefs.has(calendarUid)) {
       this.findings.dropped('task', row, 'task calendars missing from the file are not kept: those tasks use the project calendar');
     }
     const manual = flag(element, 'Manual');
-    const work = this.minutes(text(element, 'Work'), null, 'task', row);
-    const levelingDelayTenths = numberOf(element, 'LevelingDelay') ?? 0;
-    const levelingDelayFormat = numberOf(element, 'LevelingDelayFormat');
+    const work = reader.atLeast('Work values', this.minutes(reader, element, 'Work', null), 0);
+    const levelingDelayTenths = reader.number(element, 'LevelingDelay') ?? 0;
+    const levelingDelayFormat = reader.number(element, 'LevelingDelayFormat');
     let levelingDelayMin = Math.round(levelingDelayTenths / 10);
     if (levelingDelayMin !== 0 && levelingDelayFormat !== null && ELAPSED_FORMATS.has(levelingDelayFormat)) {
-      this.findings.approximated('task', row, 'elapsed leveling delays become working time (an elapsed day is a working day)');
+      reader.approximated('elapsed leveling delays become working time (an elapsed day is a working day)');
       levelingDelayMin = Math.round((levelingDelayMin / 1440) * this.minutesPerDay);
     }
     return documentTask({
@@ -356,24 +496,24 @@ class MspdiReader {
       parentRef,
       name,
       type: flag(element, 'Milestone') ? 'milestone' : 'task',
-      durationMin: Math.max(0, this.minutes(text(element, 'Duration'), numberOf(element, 'DurationFormat'), 'task', row)),
+      durationMin: reader.atLeast('Duration values', this.minutes(reader, element, 'Duration', 'DurationFormat'), 0),
       workMin: work > 0 ? work : null,
-      progressPct: Math.min(100, Math.max(0, Math.round(numberOf(element, 'PercentComplete') ?? 0))),
+      progressPct: reader.within('PercentComplete values', reader.number(element, 'PercentComplete') ?? 0, 0, 100),
       constraintKind,
-      constraintDate: constraintKind === 'asap' || constraintKind === 'alap' ? null : instant(text(element, 'ConstraintDate')),
-      deadline: instant(text(element, 'Deadline')),
+      constraintDate: constraintKind === 'asap' || constraintKind === 'alap' ? null : reader.instant(element, 'ConstraintDate'),
+      deadline: reader.instant(element, 'Deadline'),
       calendarRef: calendarUid !== null && calendarRefs.has(calendarUid) ? calendarUid : null,
-      costFixed: numberOf(element, 'FixedCost') ?? 0,
+      costFixed: reader.number(element, 'FixedCost') ?? 0,
       notes: text(element, 'Notes'),
       wbs: text(element, 'WBS'),
       manuallyScheduled: manual,
-      manualStartAt: manual ? instant(text(element, 'ManualStart') ?? text(element, 'Start')) : null,
-      manualFinishAt: manual ? instant(text(element, 'ManualFinish') ?? text(element, 'Finish')) : null,
+      manualStartAt: manual ? reader.instant(element, text(element, 'ManualStart') === null ? 'Start' : 'ManualStart') : null,
+      manualFinishAt: manual ? reader.instant(element, text(element, 'ManualFinish') === null ? 'Finish' : 'ManualFinish') : null,
       levelingDelayMin,
-      taskType: TASK_TYPES[numberOf(element, 'Type') ?? 0] ?? 'fixed_units',
+      taskType: reader.code(element, 'Type', TASK_TYPES, 0, 'fixed units'),
       effortDriven: flag(element, 'EffortDriven'),
-      actualStartAt: instant(text(element, 'ActualStart')),
-      actualFinishAt: instant(text(element, 'ActualFinish')),
+      actualStartAt: reader.instant(element, 'ActualStart'),
+      actualFinishAt: reader.instant(element, 'ActualFinish'),
     });
   }
 
@@ -384,7 +524,7 @@ class MspdiReader {
     if (flag(element, 'IsSubproject') || text(element, 'SubprojectName') !== null) this.findings.dropped('task', row, 'links to subproject files are not kept');
   }
 
-  private readDependencies(elements: XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentDependency[] {
+  private readDependencies(elements: readonly XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentDependency[] {
     const dependencies: DocumentDependency[] = [];
     const seen = new Set<string>();
     for (const element of elements) {
@@ -404,11 +544,12 @@ class MspdiReader {
           continue;
         }
         seen.add(key);
+        const reader = new RowReader(this.findings, 'dependency', row);
         dependencies.push({
           predecessorRef,
           successorRef: successor.ref,
-          type: LINK_TYPES[numberOf(link, 'Type') ?? 1] ?? 'FS',
-          lagMin: this.lagMinutes(link, predecessor, row),
+          type: reader.code(link, 'Type', LINK_TYPES, 1, 'finish-to-start'),
+          lagMin: this.lagMinutes(reader, link, predecessor),
         });
       }
     }
@@ -416,16 +557,16 @@ class MspdiReader {
   }
 
   /** `LinkLag` is in tenths of a minute, or a percentage of the predecessor's duration for percentage formats. */
-  private lagMinutes(link: XmlElement, predecessor: DocumentTask, row: Row): number {
-    const lag = numberOf(link, 'LinkLag') ?? 0;
-    const format = numberOf(link, 'LagFormat');
+  private lagMinutes(reader: RowReader, link: XmlElement, predecessor: DocumentTask): number {
+    const lag = reader.number(link, 'LinkLag') ?? 0;
+    const format = reader.number(link, 'LagFormat');
     if (lag === 0 || format === null) return Math.round(lag / 10);
     if (PERCENT_FORMATS.has(format)) {
-      this.findings.approximated('dependency', row, "percentage lags become minutes of the predecessor's duration in the file");
+      reader.approximated("percentage lags become minutes of the predecessor's duration in the file");
       return Math.round((predecessor.durationMin * lag) / 100);
     }
     if (ELAPSED_FORMATS.has(format)) {
-      this.findings.approximated('dependency', row, 'elapsed lags become working time (an elapsed day is a working day)');
+      reader.approximated('elapsed lags become working time (an elapsed day is a working day)');
       return Math.round((lag / 10 / 1440) * this.minutesPerDay);
     }
     return Math.round(lag / 10);
@@ -455,7 +596,7 @@ class MspdiReader {
 
   /** Max. Units (a fraction, 1 = 100 %) as a whole percent within the limits; one value for all time. */
   private maxUnitsOf(element: XmlElement, row: Row): number {
-    const given = Math.round((numberOf(element, 'MaxUnits') ?? 1) * 100);
+    const given = Math.round((new RowReader(this.findings, 'resource', row).number(element, 'MaxUnits') ?? 1) * 100);
     const kept = Math.min(Math.max(given, 1), limits.resourceMaxUnitsPct);
     if (kept !== given) this.findings.approximated('resource', row, `Max. Units are kept between 1 % and ${limits.resourceMaxUnitsPct} %`);
     const periods = children(child(element, 'AvailabilityPeriods'), 'AvailabilityPeriod');
@@ -485,12 +626,14 @@ class MspdiReader {
       }
       if ((numberOf(element, 'WorkContour') ?? 0) !== 0) this.findings.approximated('assignment', row, 'work contours become work spread evenly');
       seen.add(key);
-      assignments.push({ taskRef, resourceRef, unitsPct: Math.max(0, Math.round((numberOf(element, 'Units') ?? 1) * 100)) });
+      const reader = new RowReader(this.findings, 'assignment', row);
+      const unitsPct = Math.round((reader.number(element, 'Units') ?? 1) * 100);
+      assignments.push({ taskRef, resourceRef, unitsPct: reader.within('Units (in percent)', unitsPct, 0, limits.resourceMaxUnitsPct) });
     }
     return assignments;
   }
 
-  private readBaselines(elements: XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentBaseline[] {
+  private readBaselines(elements: readonly XmlElement[], tasksByRef: ReadonlyMap<string, DocumentTask>): DocumentBaseline[] {
     const baselines = new Map<number, DocumentBaseline>();
     for (const element of elements) {
       const task = tasksByRef.get(text(element, 'UID') ?? '');
@@ -507,13 +650,14 @@ class MspdiReader {
           baseline = { name: slot === 0 ? 'Baseline' : `Baseline ${slot}`, slot, tasks: [] };
           baselines.set(slot, baseline);
         }
+        const reader = new RowReader(this.findings, 'baseline', row);
         baseline.tasks.push({
           taskRef: task.ref,
-          startAt: instant(text(entry, 'Start')),
-          finishAt: instant(text(entry, 'Finish')),
-          durationMin: Math.max(0, this.minutes(text(entry, 'Duration'), numberOf(entry, 'DurationFormat'), 'baseline', row)),
-          workMin: Math.max(0, this.minutes(text(entry, 'Work'), null, 'baseline', row)),
-          costFixed: numberOf(entry, 'Cost') ?? 0,
+          startAt: reader.instant(entry, 'Start'),
+          finishAt: reader.instant(entry, 'Finish'),
+          durationMin: reader.atLeast('Duration values', this.minutes(reader, entry, 'Duration', 'DurationFormat'), 0),
+          workMin: reader.atLeast('Work values', this.minutes(reader, entry, 'Work', null), 0),
+          costFixed: reader.number(entry, 'Cost') ?? 0,
         });
       }
     }

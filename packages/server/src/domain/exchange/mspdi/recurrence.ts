@@ -113,31 +113,49 @@ export function isReadableRecurrence(rule: Recurrence): boolean {
 }
 
 /**
- * The days (YYYY-MM-DD, ascending) a readable recurrence falls on within its period.
- * `Occurrences` is not read: Project writes the period's last day from it, and writes 1 for
- * a one-off exception of several days.
+ * The days (ascending) a readable recurrence falls on within its period. `Occurrences` is
+ * not read: Project writes the period's last day from it, and writes 1 for a one-off
+ * exception of several days. `visit` is called for each day looked at, before it is.
  */
-export function* recurrenceDays(rule: Recurrence): Generator<string> {
+function* recurrenceDays(rule: Recurrence, visit: () => void): Generator<number> {
   const [from, to] = [dayOf(rule.from), dayOf(rule.to)];
   let previous = -Infinity;
   for (const day of candidates(rule, from)) {
+    visit();
     if (day > to) return;
     if (day < from || day <= previous) continue;
     previous = day;
-    yield dateOf(day);
+    yield day;
   }
 }
 
 /** Runs of consecutive days (ascending) as inclusive ranges, each given once it ends. */
-export function* dayRanges(days: Iterable<string>): Generator<{ from: string; to: string }> {
-  let run: { from: string; to: string } | null = null;
+function* dayRanges(days: Iterable<number>): Generator<{ from: string; to: string }> {
+  let run: { from: number; to: number } | null = null;
   for (const day of days) {
-    if (run && dayOf(day) === dayOf(run.to) + 1) {
+    if (run && day === run.to + 1) {
       run.to = day;
       continue;
     }
-    if (run) yield run;
+    if (run) yield { from: dateOf(run.from), to: dateOf(run.to) };
     run = { from: day, to: day };
   }
-  if (run) yield run;
+  if (run) yield { from: dateOf(run.from), to: dateOf(run.to) };
+}
+
+/** Whether a recurrence falls on every day of its period: daily, or weekly on all seven days. */
+function isEveryDay(rule: Recurrence): boolean {
+  if (rule.every !== 1) return false;
+  return rule.type === 1 || rule.type === 7 || (rule.type === 6 && ((rule.daysOfWeek ?? 0) & 0x7f) === 0x7f);
+}
+
+/**
+ * The days a readable recurrence falls on within its period, as ranges of consecutive days
+ * (ascending), each given once it ends. Every day looked at calls `visit` first, so a
+ * reader can bound the work a file makes it do: besides a recurrence on every day (one
+ * range, no day looked at), days are looked at no more than a week ahead of the range
+ * they end, so the work follows the ranges a reader keeps.
+ */
+export function recurrenceRanges(rule: Recurrence, visit: () => void): Iterable<{ from: string; to: string }> {
+  return isEveryDay(rule) ? [{ from: rule.from, to: rule.to }] : dayRanges(recurrenceDays(rule, visit));
 }

@@ -1,83 +1,95 @@
 import { limits } from '@gantry/contract';
-import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import { SaxesParser } from 'saxes';
 import { invalid } from '../../errors.js';
 
-/** An element as the parser gives it: leaf elements are strings, repeated ones (see `LISTS`) arrays. */
+/** An element as read: its text (trimmed) and its child elements by local name, in file order. */
 export interface XmlElement {
-  [name: string]: XmlValue;
+  readonly name: string;
+  readonly namespace: string;
+  text: string;
+  children: Map<string, XmlElement[]> | null;
 }
-export type XmlValue = string | XmlElement | XmlValue[];
 
-/** Elements that may repeat: always read as arrays, whether the file has one or many. */
-const LISTS = new Set(['Calendar', 'WeekDay', 'WorkingTime', 'Exception', 'WorkWeek', 'Task', 'PredecessorLink', 'Baseline', 'Resource', 'Assignment', 'ExtendedAttribute', 'TimephasedData']);
-
-/** The five entities XML predefines, and character references: all a document without a DTD may use. */
-const REFERENCE = /&(?:#x([0-9a-fA-F]{1,6})|#([0-9]{1,7})|(lt|gt|amp|apos|quot));/g;
-const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', apos: "'", quot: '"' };
-
-function decodeReferences(text: string): string {
-  return text.replace(REFERENCE, (reference, hex: string | undefined, decimal: string | undefined, name: string | undefined) => {
-    if (name !== undefined) return PREDEFINED[name]!;
-    const codePoint = hex !== undefined ? parseInt(hex, 16) : Number(decimal);
-    return codePoint <= 0x10ffff ? String.fromCodePoint(codePoint) : reference;
-  });
+/** Where the parser stands, as a person finds it in an editor (both 1-based). */
+function at(parser: SaxesParser): string {
+  return `line ${parser.line}, column ${parser.column}`;
 }
 
 /**
- * Parses an uploaded XML file, refusing what could make parsing costly or reach outside:
- * a DTD of any kind is refused before the parser sees the text (MSPDI files have none),
- * so no entity is ever declared, expanded or fetched; the parser's own entity handling is
- * off and only XML's predefined entities and character references are decoded.
+ * Parses an uploaded XML file with a conforming, namespace-aware XML 1.0 parser (saxes):
+ * anything not well-formed — a malformed comment, an undefined entity, an undeclared
+ * prefix, a second root, a character XML does not allow, even as a reference — is refused
+ * with its line and column. A DTD of any kind is refused (MSPDI files have none), so no
+ * entity is ever declared, expanded or fetched: only XML's five predefined entities and
+ * character references are read. Elements of other namespaces than the root's are left
+ * out with what they hold.
  */
 export function parseXml(xml: string): XmlElement {
-  if (Buffer.byteLength(xml, 'utf8') > limits.requestBodyMaxBytes) {
+  if (xml.length > limits.requestBodyMaxBytes) {
     throw invalid([{ path: 'data', message: `the file is larger than ${limits.requestBodyMaxBytes} bytes` }]);
   }
-  if (/<!(?:DOCTYPE|ENTITY)/i.test(xml)) {
-    throw invalid([{ path: 'data', message: 'the file declares a DOCTYPE or entities, which Microsoft Project XML files never do' }]);
-  }
-  const validation = XMLValidator.validate(xml);
-  if (validation !== true) {
-    throw invalid([{ path: 'data', message: `not well-formed XML (line ${validation.err.line}): ${validation.err.msg}` }]);
-  }
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@_',
-    parseTagValue: false,
-    parseAttributeValue: false,
-    processEntities: false,
-    htmlEntities: false,
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    maxNestedTags: limits.importXmlDepthMax,
-    isArray: (name) => LISTS.has(name),
-    tagValueProcessor: (_name, value) => decodeReferences(value),
+  const parser = new SaxesParser({ xmlns: true });
+  const open: XmlElement[] = [];
+  let root: XmlElement | null = null;
+  /** Depth within an element of another namespace, whose content is not kept (0: none open). */
+  let foreignDepth = 0;
+  parser.on('error', (error) => {
+    throw invalid([{ path: 'data', message: `not well-formed XML (${at(parser)}): ${error.message.replace(/^\d+:\d+: /, '')}` }]);
   });
-  try {
-    return parser.parse(xml) as XmlElement;
-  } catch {
-    throw invalid([{ path: 'data', message: `elements nested deeper than ${limits.importXmlDepthMax} levels` }]);
-  }
+  parser.on('doctype', () => {
+    throw invalid([{ path: 'data', message: `the file declares a DOCTYPE (${at(parser)}), which Microsoft Project XML files never do` }]);
+  });
+  parser.on('opentag', (tag) => {
+    if (open.length + foreignDepth >= limits.importXmlDepthMax) {
+      throw invalid([{ path: 'data', message: `elements nested deeper than ${limits.importXmlDepthMax} levels (${at(parser)})` }]);
+    }
+    const parent = open.at(-1);
+    if (foreignDepth > 0 || (root !== null && tag.uri !== root.namespace)) {
+      foreignDepth++;
+      return;
+    }
+    const element: XmlElement = { name: tag.local, namespace: tag.uri, text: '', children: null };
+    if (parent) {
+      parent.children ??= new Map();
+      const siblings = parent.children.get(element.name);
+      if (siblings) siblings.push(element);
+      else parent.children.set(element.name, [element]);
+    } else {
+      root = element;
+    }
+    open.push(element);
+  });
+  parser.on('closetag', () => {
+    if (foreignDepth > 0) {
+      foreignDepth--;
+      return;
+    }
+    const element = open.pop()!;
+    element.text = element.text.trim();
+  });
+  const appendText = (text: string) => {
+    if (foreignDepth === 0 && open.length > 0) open.at(-1)!.text += text;
+  };
+  parser.on('text', appendText);
+  parser.on('cdata', appendText);
+  parser.write(xml).close();
+  return root!;
 }
 
-/** The child element `name`, or null. */
-export function child(element: XmlElement, name: string): XmlElement | null {
-  const value = element[name];
-  const first = Array.isArray(value) ? value[0] : value;
-  return typeof first === 'object' && first !== null && !Array.isArray(first) ? first : null;
+/** The first child element `name`, or null. */
+export function child(element: XmlElement | null, name: string): XmlElement | null {
+  return element?.children?.get(name)?.[0] ?? null;
 }
 
-/** The repeated child elements `name` (empty ones included as `{}`). */
-export function children(element: XmlElement | null, name: string): XmlElement[] {
-  const value = element?.[name];
-  if (value === undefined) return [];
-  return (Array.isArray(value) ? value : [value]).map((item) => (typeof item === 'object' && !Array.isArray(item) ? item : {}));
+/** The child elements `name`, in file order. */
+export function children(element: XmlElement | null, name: string): readonly XmlElement[] {
+  return element?.children?.get(name) ?? [];
 }
 
-/** The text of the leaf element `name`, or null when it is missing or empty. */
+/** The text of the child element `name`, or null when it is missing or empty. */
 export function text(element: XmlElement, name: string): string | null {
-  const value = element[name];
-  return typeof value === 'string' && value !== '' ? value : null;
+  const value = child(element, name)?.text;
+  return value ? value : null;
 }
 
 export function numberOf(element: XmlElement, name: string): number | null {
