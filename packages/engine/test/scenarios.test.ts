@@ -398,10 +398,10 @@ describe('manual, leveling, backward', () => {
   });
   it('a manual task without links is critical at zero slack, unless its duration is an estimate ("1 day?")', () => {
     const manual = { manuallyScheduled: true, manualStartAt: at(4, '08:00'), manualFinishAt: at(4, '17:00') };
-    const p = plan([{ id: 'Real', ...manual }, { id: 'Estimate', ...manual, durationEstimated: true }, { id: 'Short', ...manual, manualFinishAt: at(4, '12:00') }]);
-    // A manual task's late dates are its own (it does not move), so its slack is 0 however short it is.
-    expect([p.t('Real').isCritical, p.t('Estimate').isCritical, p.t('Short').isCritical]).toEqual([true, false, true]);
-    expect([p.t('Estimate').totalFloatMin, p.t('Short').totalFloatMin]).toEqual([0, 0]);
+    const p = plan([{ id: 'Real', ...manual }, { id: 'Estimate', ...manual, durationEstimated: true }, { id: 'Short', ...manual, durationMin: 240, manualFinishAt: at(4, '12:00') }]);
+    // Its slack runs to the project finish like any task's.
+    expect([p.t('Real').isCritical, p.t('Estimate').isCritical, p.t('Short').isCritical]).toEqual([true, false, false]);
+    expect([p.t('Estimate').totalFloatMin, p.t('Short').totalFloatMin]).toEqual([0, 240]);
     // Linked, an estimate counts like any other task.
     const linked = plan([{ id: 'Estimate', ...manual, durationEstimated: true }, { id: 'B' }], [['Estimate', 'B']]);
     expect(linked.t('Estimate').isCritical).toBe(true);
