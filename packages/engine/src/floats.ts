@@ -79,7 +79,7 @@ function leafFloat(st: ScheduleState, i: number): void {
     if (ff < 0) ff = 0;
   } else ff = 0;
   st.ff[i] = ff;
-  st.crit[i] = tf <= 0 && !net.complete[i] && !(net.manual[i] && net.linkCount[i] === 0) ? 1 : 0;
+  st.crit[i] = tf <= 0 && !net.complete[i] && !(net.tentative[i] && net.linkCount[i] === 0) ? 1 : 0;
   let bits = st.conflictBits[i]! & ~K_DEADLINE;
   if (net.deadline[i]! < st.finish[i]!) bits |= K_DEADLINE;
   st.conflictBits[i] = bits;

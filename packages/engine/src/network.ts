@@ -87,6 +87,8 @@ export class Network {
   readonly started: Uint8Array;
   readonly complete: Uint8Array;
   readonly manual: Uint8Array;
+  /** 1 for a manual task whose duration is an estimate (Project's "1 day?"): without links it is never critical. */
+  readonly tentative: Uint8Array;
   readonly manualStart: Float64Array;
   readonly manualFinish: Float64Array;
   readonly ckind: Uint8Array;
@@ -103,7 +105,7 @@ export class Network {
    * leveling delay (ALAP allowed: it ignores both in the passes). See `plainLeafBackward` (backward.ts).
    */
   readonly plain: Uint8Array;
-  /** Number of link edges touching the task (manual tasks without links are never critical). */
+  /** Number of link edges touching the task (tentative manual tasks without links are never critical). */
   readonly linkCount: Int32Array;
 
   // Edges.
@@ -231,10 +233,11 @@ export class Network {
     this.delay = f64(n);
     this.pert = f64(n);
     this.progress = f64(n);
-    const u8 = typedArrays(Uint8Array, 6 * n);
+    const u8 = typedArrays(Uint8Array, 7 * n);
     this.started = u8(n);
     this.complete = u8(n);
     this.manual = u8(n);
+    this.tentative = u8(n);
     this.ckind = u8(n);
     this.milestone = u8(n);
     this.plain = u8(n);
@@ -360,6 +363,7 @@ export class Network {
     this.progress[i] = this.complete[i] || progress <= 99.99 ? progress : 99.99;
     const ms = t.manuallyScheduled === true ? toEpochMinutes(t.manualStartAt) : null;
     this.manual[i] = ms !== null ? 1 : 0;
+    this.tentative[i] = ms !== null && t.durationEstimated === true ? 1 : 0;
     this.manualStart[i] = ms ?? NONE;
     this.manualFinish[i] = ms !== null ? (toEpochMinutes(t.manualFinishAt) ?? NONE) : NONE;
     const kind = t.constraintKind;

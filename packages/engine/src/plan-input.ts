@@ -54,6 +54,7 @@ export interface PlanTaskView {
   levelingDelayMin: number;
   taskType: TaskType;
   effortDriven: boolean;
+  durationEstimated: boolean;
   actualStartAt: string | null;
   actualFinishAt: string | null;
   actualDurationMin: number | null;
@@ -142,6 +143,7 @@ export function taskInput(task: PlanTaskView, assignments: readonly AssignmentIn
     levelingDelayMin: task.levelingDelayMin,
     taskType: task.taskType,
     effortDriven: task.effortDriven,
+    durationEstimated: task.durationEstimated,
     actualStartAt: task.actualStartAt,
     actualFinishAt: task.actualFinishAt,
     actualDurationMin: task.actualDurationMin,

@@ -82,6 +82,8 @@ export interface TaskInput {
   manuallyScheduled?: boolean | null;
   manualStartAt?: string | null;
   manualFinishAt?: string | null;
+  /** The duration is an estimate (Microsoft Project's "1 day?"): a manual task with one and no links is never critical. */
+  durationEstimated?: boolean | null;
   levelingDelayMin?: number | null;
   taskType?: TaskType | null;
   effortDriven?: boolean | null;

@@ -396,6 +396,16 @@ describe('manual, leveling, backward', () => {
     expect(span(p.t('A'))).toEqual([at(4, '08:00'), at(4, '17:00')]);
     expect(p.t('B').startAt).toBe(at(5, '08:00'));
   });
+  it('a manual task without links is critical at zero slack, unless its duration is an estimate ("1 day?")', () => {
+    const manual = { manuallyScheduled: true, manualStartAt: at(4, '08:00'), manualFinishAt: at(4, '17:00') };
+    const p = plan([{ id: 'Real', ...manual }, { id: 'Estimate', ...manual, durationEstimated: true }, { id: 'Short', ...manual, durationMin: 240, manualFinishAt: at(4, '12:00') }]);
+    // Its slack runs to the project finish like any task's.
+    expect([p.t('Real').isCritical, p.t('Estimate').isCritical, p.t('Short').isCritical]).toEqual([true, false, false]);
+    expect([p.t('Estimate').totalFloatMin, p.t('Short').totalFloatMin]).toEqual([0, 240]);
+    // Linked, an estimate counts like any other task.
+    const linked = plan([{ id: 'Estimate', ...manual, durationEstimated: true }, { id: 'B' }], [['Estimate', 'B']]);
+    expect(linked.t('Estimate').isCritical).toBe(true);
+  });
   it('manual task before its predecessor is a manual_vs_link conflict', () => {
     const p = plan([{ id: 'P' }, { id: 'A', manuallyScheduled: true, manualStartAt: at(2, '08:00'), manualFinishAt: at(2, '17:00') }], [['P', 'A']]);
     expect(p.result.conflicts.map((c) => c.kind)).toEqual(['manual_vs_link']);

@@ -72,6 +72,7 @@ const taskFields = {
   levelingDelayMin: z.number().int(),
   taskType: TaskType,
   effortDriven: z.boolean(),
+  durationEstimated: z.boolean().describe("The duration is an estimate (Microsoft Project's `1 day?`)."),
   durationOptimisticMin: z.number().int().nullable(),
   durationPessimisticMin: z.number().int().nullable(),
 };
@@ -156,6 +157,9 @@ const editableFields = {
   levelingDelayMin: minutes.describe('Additive: working minutes applied after links and constraints.'),
   taskType: TaskType.describe('Additive.'),
   effortDriven: z.boolean().describe('Additive.'),
+  durationEstimated: z
+    .boolean()
+    .describe("Additive: the duration is an estimate (Microsoft Project's `1 day?`). A manually scheduled task with one and no links is never critical. A new durationMin without it clears it."),
   durationOptimisticMin: minutes.nullable().describe('Additive: PERT optimistic duration.'),
   durationPessimisticMin: minutes.nullable().describe('Additive: PERT pessimistic duration.'),
   actualStartAt: DateTimeInput.nullable().describe('Additive: progress.'),
@@ -190,7 +194,7 @@ export const TaskCreate = z.object({
       "Only in change sets: the new task's assignments, stored as given, with the task's durationMin and workMin as given (no effort-driven recalculation, as when a task is pasted or restored). Each resource at most once.",
     ),
   ...computedFields,
-}).partial({ type: true, durationMin: true, workMin: true, progressPct: true, constraintKind: true, constraintDate: true, deadline: true, calendarId: true, costFixed: true, notes: true, color: true, wbs: true, externalId: true, manuallyScheduled: true, levelingDelayMin: true, taskType: true, effortDriven: true, durationOptimisticMin: true, durationPessimisticMin: true, actualStartAt: true, actualFinishAt: true });
+}).partial({ type: true, durationMin: true, workMin: true, progressPct: true, constraintKind: true, constraintDate: true, deadline: true, calendarId: true, costFixed: true, notes: true, color: true, wbs: true, externalId: true, manuallyScheduled: true, levelingDelayMin: true, taskType: true, effortDriven: true, durationEstimated: true, durationOptimisticMin: true, durationPessimisticMin: true, actualStartAt: true, actualFinishAt: true });
 export type TaskCreate = z.output<typeof TaskCreate>;
 
 export const Placement = z.object(placementFields).partial();

@@ -39,7 +39,7 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
           calendar: fc.constantFrom(null, null, null, 'tueoff', 'mornings', 'ny', 'nights'),
           deadline: fc.option(instant, { freq: 6 }),
           delay: fc.constantFrom(0, 0, 0, 60, 480),
-          progress: fc.constantFrom('none', 'none', 'none', 'started', 'done', 'manual'),
+          progress: fc.constantFrom('none', 'none', 'none', 'started', 'done', 'manual', 'manual estimated'),
           progressStart: instant,
           span: fc.integer({ min: 0, max: 4000 }),
         }),
@@ -84,8 +84,9 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
             t.actualStartAt = s.progressStart;
             t.actualFinishAt = new Date(Date.parse(s.progressStart) + s.span * 60_000).toISOString();
             t.progressPct = 100;
-          } else if (s.progress === 'manual') {
+          } else if (s.progress.startsWith('manual')) {
             t.manuallyScheduled = true;
+            t.durationEstimated = s.progress === 'manual estimated';
             t.manualStartAt = s.progressStart;
             t.manualFinishAt = new Date(Date.parse(s.progressStart) + s.span * 60_000).toISOString();
           }

@@ -67,7 +67,7 @@ describe('property: scheduling invariants', () => {
         expect(r.isCritical).toBe(kids.some((k) => k.isCritical));
       } else {
         const complete = Boolean(t.actualStartAt && t.actualFinishAt && t.actualFinishAt >= t.actualStartAt) || (t.progressPct ?? 0) >= 100;
-        if (complete || (t.manuallyScheduled && !(input.dependencies ?? []).some((d) => d.predecessorId === t.id || d.successorId === t.id))) {
+        if (complete || (t.manuallyScheduled && t.durationEstimated && !(input.dependencies ?? []).some((d) => d.predecessorId === t.id || d.successorId === t.id))) {
           expect(r.isCritical).toBe(false);
         } else expect(r.isCritical).toBe(r.totalFloatMin <= 0);
         expect(r.startAt <= r.finishAt).toBe(true);

@@ -24,8 +24,15 @@ describe('presentEvent', () => {
       workspaceId: 'w1',
       projectId: 'p1',
       actor: { id: 'u1', name: 'Ada', client: null },
-      data: { task: { id: 't1' } },
+      data: { task: { id: 't1', durationEstimated: false } },
     });
+  });
+
+  it("presents a task stored before a field existed with that field's former value, and keeps what it has", () => {
+    const row = { id: 'e3', type: 'task.created', workspace_id: 'w1', project_id: 'p1', actor_id: 'u1', actor_name: 'Ada', actor_client_id: null, actor_client_name: null, created_at: '2026-03-02T08:00:00.000Z', dispatched: 0 as const };
+    expect(presentEvent({ ...row, data: '{"task":{"id":"t1"}}' }).data).toEqual({ task: { id: 't1', durationEstimated: false } });
+    expect(presentEvent({ ...row, data: '{"task":{"id":"t1","durationEstimated":true}}' }).data).toEqual({ task: { id: 't1', durationEstimated: true } });
+    expect(presentEvent({ ...row, type: 'dependency.created', data: '{"dependency":{"id":"d1"}}' }).data).toEqual({ dependency: { id: 'd1' } });
   });
 
   it('names the OAuth app that acted for the person', () => {

@@ -232,6 +232,7 @@ export interface TasksTable {
   leveling_delay_min: number;
   task_type: 'fixed_units' | 'fixed_duration' | 'fixed_work' | 'fixed_duration_and_units';
   effort_driven: Flag;
+  duration_estimated: Flag;
   duration_optimistic_min: number | null;
   duration_pessimistic_min: number | null;
   created_at: string;

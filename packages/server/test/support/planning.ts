@@ -38,6 +38,7 @@ export interface PlanTask {
   actualDurationMin: number | null;
   remainingDurationMin: number | null;
   manuallyScheduled: boolean;
+  durationEstimated: boolean;
 }
 export type Task = Omit<PlanTask, 'sortKey'> & {
   projectId: string;

@@ -123,7 +123,7 @@ const formatHours = (minutes: number) => `${Math.round((minutes / 60) * 100) / 1
 export const columns: Record<ColumnId, Column> = {
   key: { id: 'key', label: 'Key', width: 78, text: (task) => task.key },
   name: { id: 'name', label: 'Task', width: 220, text: (task) => task.name, edit: fieldEdit('name', 'text') },
-  duration: { id: 'duration', label: 'Duration', width: 80, align: 'end', text: (task) => formatDays(task.durationMin), edit: fieldEdit('durationMin', 'number') },
+  duration: { id: 'duration', label: 'Duration', width: 80, align: 'end', text: (task) => `${formatDays(task.durationMin)}${task.durationEstimated ? '?' : ''}`, edit: fieldEdit('durationMin', 'number') },
   start: { id: 'start', label: 'Start', width: 84, text: (task) => formatDay(task.startAt), edit: pinnedDate('start') },
   finish: { id: 'finish', label: 'Finish', width: 84, text: (task) => formatDay(task.finishAt), edit: pinnedDate('finish') },
   progress: { id: 'progress', label: '% complete', width: 90, align: 'end', text: (task) => formatPercent(task.progressPct), edit: fieldEdit('progressPct', 'number') },

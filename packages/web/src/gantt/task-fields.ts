@@ -39,6 +39,7 @@ export const taskFields: TaskField[] = [
   { field: 'deadline', label: 'Deadline', input: 'date', time: '17:00' },
   { field: 'calendarId', label: 'Calendar', input: 'select', options: { '': "The project's calendar" } },
   { field: 'manuallyScheduled', label: 'Scheduled by hand (keeps its dates)', input: 'checkbox' },
+  { field: 'durationEstimated', label: 'Duration is an estimate (?)', input: 'checkbox' },
   { field: 'taskType', label: 'Task type', input: 'select', options: { fixed_units: 'Fixed units', fixed_duration: 'Fixed duration', fixed_work: 'Fixed work', fixed_duration_and_units: 'Fixed duration and units' } },
   { field: 'effortDriven', label: 'Effort driven', input: 'checkbox' },
   { field: 'actualStartAt', label: 'Actual start', input: 'date', time: '08:00', rolledUp: true },

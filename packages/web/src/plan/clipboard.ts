@@ -19,6 +19,7 @@ export const copiedFields = [
   'levelingDelayMin',
   'taskType',
   'effortDriven',
+  'durationEstimated',
   'durationOptimisticMin',
   'durationPessimisticMin',
 ] as const;

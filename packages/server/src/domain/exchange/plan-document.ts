@@ -76,6 +76,8 @@ export interface DocumentTask {
   levelingDelayMin: number;
   taskType: TaskType;
   effortDriven: boolean;
+  /** Absent from documents saved before it existed: false. */
+  durationEstimated?: boolean;
   durationOptimisticMin: number | null;
   durationPessimisticMin: number | null;
   actualStartAt: string | null;
@@ -125,6 +127,7 @@ export function documentTask(fields: Pick<DocumentTask, 'ref' | 'name'> & Partia
     levelingDelayMin: 0,
     taskType: 'fixed_units',
     effortDriven: false,
+    durationEstimated: false,
     durationOptimisticMin: null,
     durationPessimisticMin: null,
     actualStartAt: null,

@@ -18,6 +18,7 @@ function documentPlan(document: PlanDocument): PlanView {
       calendarId: task.calendarRef,
       startAt: task.manualStartAt,
       finishAt: task.manualFinishAt,
+      durationEstimated: task.durationEstimated ?? false,
       actualDurationMin: null,
       remainingDurationMin: null,
     })),

@@ -98,6 +98,7 @@ const editableColumns = {
   levelingDelayMin: 'leveling_delay_min',
   taskType: 'task_type',
   effortDriven: 'effort_driven',
+  durationEstimated: 'duration_estimated',
   durationOptimisticMin: 'duration_optimistic_min',
   durationPessimisticMin: 'duration_pessimistic_min',
   actualStartAt: 'actual_start_at',
@@ -118,6 +119,7 @@ const fieldsThatDoNotMove = new Set<keyof typeof editableColumns | 'assignees'>(
   'assignees',
   'taskType',
   'effortDriven',
+  'durationEstimated',
   'durationOptimisticMin',
   'durationPessimisticMin',
 ]);
@@ -143,7 +145,7 @@ export const reportedFields: [string, keyof TaskRow][] = [
 /** Every constraint but `asap` and `alap` pins a date. */
 const datedConstraints = new Set<string>(ConstraintKind.options.filter((kind) => kind !== 'asap' && kind !== 'alap'));
 
-const flagColumns = new Set<keyof TaskRow>(['manually_scheduled', 'effort_driven', 'is_critical']);
+const flagColumns = new Set<keyof TaskRow>(['manually_scheduled', 'effort_driven', 'duration_estimated', 'is_critical']);
 
 function apiValue(column: keyof TaskRow, value: unknown): unknown {
   return flagColumns.has(column) ? value === 1 : value;
@@ -350,6 +352,7 @@ export class PlanEditor {
       leveling_delay_min: item.levelingDelayMin ?? 0,
       task_type: item.taskType ?? 'fixed_units',
       effort_driven: item.effortDriven ? 1 : 0,
+      duration_estimated: item.durationEstimated ? 1 : 0,
       duration_optimistic_min: item.durationOptimisticMin ?? null,
       duration_pessimistic_min: item.durationPessimisticMin ?? null,
       created_at: this.now,
@@ -501,6 +504,8 @@ export class PlanEditor {
       if (item.type === undefined && row.type !== 'summary') row.type = item.durationMin === 0 ? 'milestone' : 'task';
       // A later duration edit of a manual task moves only its finish (decision 5).
       if (row.manually_scheduled) row.manual_finish_at = null;
+      // A duration given is no longer an estimate, as in Microsoft Project, unless said so.
+      if (item.durationEstimated === undefined) row.duration_estimated = 0;
     }
     if (item.workMin !== undefined) this.applyEffort(row, { kind: 'work', workMin: item.workMin });
     if (item.placement) {

@@ -9,8 +9,10 @@ import { changedTaskRows } from './write-plan.js';
  * upgrade then recomputes every plan once (`upgradeDerivedValues`).
  *
  * 1. Summaries roll up their actuals: actual start and finish, actual and remaining duration.
+ * 2. A manually scheduled task without links is critical at zero slack unless its duration
+ *    is an estimate (`durationEstimated`); before, such a task was never critical.
  */
-export const DERIVED_VALUES_VERSION = 1;
+export const DERIVED_VALUES_VERSION = 2;
 
 /**
  * Recomputes the derived values of every project an older version computed, run after the

@@ -23,6 +23,7 @@ const task: Required<TaskInput> = {
   levelingDelayMin: 0,
   taskType: 'fixed_units',
   effortDriven: false,
+  durationEstimated: false,
   actualStartAt: null,
   actualFinishAt: null,
   actualDurationMin: null,

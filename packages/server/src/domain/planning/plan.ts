@@ -201,6 +201,7 @@ function sameTask(a: TaskInput, b: TaskInput): boolean {
     a.levelingDelayMin === b.levelingDelayMin &&
     a.taskType === b.taskType &&
     a.effortDriven === b.effortDriven &&
+    a.durationEstimated === b.durationEstimated &&
     a.actualStartAt === b.actualStartAt &&
     a.actualFinishAt === b.actualFinishAt &&
     a.actualDurationMin === b.actualDurationMin &&

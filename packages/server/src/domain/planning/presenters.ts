@@ -43,6 +43,7 @@ function taskFields(row: TaskRow, projectKey: string): Omit<PlanTask, 'sortKey'>
     levelingDelayMin: row.leveling_delay_min,
     taskType: row.task_type,
     effortDriven: row.effort_driven === 1,
+    durationEstimated: row.duration_estimated === 1,
     durationOptimisticMin: row.duration_optimistic_min,
     durationPessimisticMin: row.duration_pessimistic_min,
   };

@@ -105,6 +105,7 @@ function documentTaskOf(row: TaskRow): DocumentTask {
     levelingDelayMin: row.leveling_delay_min,
     taskType: row.task_type,
     effortDriven: row.effort_driven === 1,
+    durationEstimated: row.duration_estimated === 1,
     durationOptimisticMin: row.duration_optimistic_min,
     durationPessimisticMin: row.duration_pessimistic_min,
     actualStartAt: row.actual_start_at,
@@ -190,6 +191,7 @@ export function publicTaskFields(task: DocumentTask) {
     levelingDelayMin: task.levelingDelayMin,
     taskType: task.taskType,
     effortDriven: task.effortDriven,
+    durationEstimated: task.durationEstimated,
     durationOptimisticMin: task.durationOptimisticMin,
     durationPessimisticMin: task.durationPessimisticMin,
   };

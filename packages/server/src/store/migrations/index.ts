@@ -15,6 +15,7 @@ import { auditReadBursts } from './0013-audit-read-bursts.js';
 import { resourceMaxUnits } from './0014-resource-max-units.js';
 import { idempotencyFingerprintFormula } from './0015-idempotency-fingerprint-formula.js';
 import { derivedValuesVersion } from './0016-derived-values-version.js';
+import { durationEstimated } from './0017-duration-estimated.js';
 
 /** Every migration, in order. Names sort by their number; never rename or edit a landed one. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-resource-max-units': resourceMaxUnits,
   '0015-idempotency-fingerprint-formula': idempotencyFingerprintFormula,
   '0016-derived-values-version': derivedValuesVersion,
+  '0017-duration-estimated': durationEstimated,
 };

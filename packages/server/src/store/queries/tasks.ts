@@ -16,7 +16,7 @@ const taskColumns = Object.keys({
   total_float_min: true, free_float_min: true, early_start_at: true, early_finish_at: true, late_start_at: true,
   late_finish_at: true, actual_start_at: true, actual_finish_at: true, actual_duration_min: true, remaining_duration_min: true,
   manually_scheduled: true, manual_start_at: true, manual_finish_at: true, leveling_delay_min: true, task_type: true,
-  effort_driven: true, duration_optimistic_min: true, duration_pessimistic_min: true, created_at: true, updated_at: true,
+  effort_driven: true, duration_estimated: true, duration_optimistic_min: true, duration_pessimistic_min: true, created_at: true, updated_at: true,
 } satisfies Record<keyof TaskRow, true>) as (keyof TaskRow)[];
 
 /**
