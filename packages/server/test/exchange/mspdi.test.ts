@@ -32,7 +32,7 @@ interface Fixture {
     manualStart?: string | null;
     manualFinish?: string | null;
     calendarUid: number | null;
-    expected: { start: string; finish: string };
+    expected: { start: string; finish: string; critical: boolean };
   }[];
   links: { predecessorUid: number; successorUid: number; type: string; lagMin: number }[];
 }
@@ -108,6 +108,12 @@ describe('readMspdi and writeMspdi on Microsoft Project files', () => {
       expect(fixtureTasks.map((task) => ({ uid: task.uid, ...dates(results.get(String(task.uid))!.startAt, results.get(String(task.uid))!.finishAt) }))).toEqual(
         fixtureTasks.map((task) => ({ uid: task.uid, ...dates(z(task.expected.start), z(task.expected.finish)) })),
       );
+    });
+
+    it(`${fixture.name}: the critical tasks are those Microsoft Project marked`, () => {
+      const { document } = readMspdi(xml);
+      const results = new Map(scheduleDocument(document).tasks.map((task) => [task.id, task.isCritical]));
+      expect(fixtureTasks.map((task) => [task.uid, results.get(String(task.uid))])).toEqual(fixtureTasks.map((task) => [task.uid, task.expected.critical]));
     });
 
     it(`${fixture.name}: written and read again, the document is the same`, () => {

@@ -28,6 +28,8 @@ export const ELAPSED_FORMATS: ReadonlySet<number> = new Set([4, 6, 8, 10, 12, 20
 export const PERCENT_FORMATS: ReadonlySet<number> = new Set([19, 20, 51, 52]);
 /** `DurationFormat`/`LagFormat` 7: days. */
 export const DAYS_FORMAT = 7;
+/** `DurationFormat` 39: estimated days (`3 days?`). */
+export const ESTIMATED_DAYS_FORMAT = 39;
 
 /** The working day of Microsoft Project's Standard calendar (and of Gantry's). */
 export const STANDARD_DAY: DocumentInterval[] = [

@@ -512,6 +512,7 @@ class MspdiReader {
       levelingDelayMin,
       taskType: reader.code(element, 'Type', TASK_TYPES, 0, 'fixed units'),
       effortDriven: flag(element, 'EffortDriven'),
+      durationEstimated: flag(element, 'Estimated'),
       actualStartAt: reader.instant(element, 'ActualStart'),
       actualFinishAt: reader.instant(element, 'ActualFinish'),
     });

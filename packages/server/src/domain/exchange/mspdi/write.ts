@@ -1,7 +1,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { outlineNumbers } from '../outline.js';
 import type { DocumentCalendar, DocumentInterval, DocumentTask, PlanDocument } from '../plan-document.js';
-import { CONSTRAINT_KINDS, DAYS_FORMAT, LINK_TYPES, MSPDI_NAMESPACE, STANDARD_WEEK, TASK_TYPES } from './codes.js';
+import { CONSTRAINT_KINDS, DAYS_FORMAT, ESTIMATED_DAYS_FORMAT, LINK_TYPES, MSPDI_NAMESPACE, STANDARD_WEEK, TASK_TYPES } from './codes.js';
 
 /** Where each task is, by task ref: the computed dates an export writes as `Start` and `Finish`. */
 export type TaskSchedule = ReadonlyMap<string, { startAt: string; finishAt: string }>;
@@ -189,9 +189,10 @@ function taskElement(
     Duration: duration(task.durationMin),
     ...instant('ManualStart', task.manuallyScheduled ? task.manualStartAt : null),
     ...instant('ManualFinish', task.manuallyScheduled ? task.manualFinishAt : null),
-    DurationFormat: DAYS_FORMAT,
+    DurationFormat: task.durationEstimated ? ESTIMATED_DAYS_FORMAT : DAYS_FORMAT,
     Work: duration(task.workMin ?? 0),
     EffortDriven: task.effortDriven ? 1 : 0,
+    Estimated: task.durationEstimated ? 1 : 0,
     Milestone: task.type === 'milestone' ? 1 : 0,
     Summary: task.type === 'summary' ? 1 : 0,
     FixedCost: task.costFixed,
