@@ -59,7 +59,7 @@ function exitBackward(st: ScheduleState, v: number): void {
   for (let q = net.outStart[v]!; q < net.outStart[v + 1]!; q++) {
     const x = net.outDst[q]!;
     const t = net.outType[q]!;
-    const c = lateCandidate(st, t, net.outLag[q]!, x, cal, 0, false, t === SS || t === SF);
+    const c = lateCandidate(st, t, net.outLag[q]!, net.outLagElapsed[q] === 1, x, cal, 0, false, t === SS || t === SF);
     if (t === SS || t === SF) {
       if (c < ls) ls = c;
     } else if (c < lf) lf = c;
@@ -88,8 +88,18 @@ function entryBackward(st: ScheduleState, i: number): void {
   st.ls[i] = ls;
 }
 
-/** Late-finish candidate for predecessor node u (calendar calU, duration dU) from a link (type t, lag) into x. */
-function lateCandidate(st: ScheduleState, t: number, lag: number, x: number, calU: WorkCalendar, dU: number, uStartedOrManual: boolean, asStart: boolean): number {
+/** Late-finish candidate for predecessor node u (calendar calU, duration dU) from a link (type t, lag, elapsed or not) into x. */
+function lateCandidate(
+  st: ScheduleState,
+  t: number,
+  lag: number,
+  lagElapsed: boolean,
+  x: number,
+  calU: WorkCalendar,
+  dU: number,
+  uStartedOrManual: boolean,
+  asStart: boolean,
+): number {
   const net = st.net;
   if (x < net.n && !net.isSummary[x] && net.complete[x]) return POS;
   let lsx = st.lss[x]!;
@@ -100,25 +110,27 @@ function lateCandidate(st: ScheduleState, t: number, lag: number, x: number, cal
     lfx = st.ef[x]!;
   }
   if (!Number.isFinite(lsx) && !Number.isFinite(lfx)) return POS;
+  // x's dates snap on the calendar its duration runs on; the lag counts on its lag calendar.
   const calX = net.cals[x]!;
+  const lagCal = lag === 0 ? calX : net.lagCalendar(x, lagElapsed);
   let c: number;
   switch (t) {
     case FS:
-      c = lag === 0 ? lsx : calX.shift(lsx, -lag);
+      c = lag === 0 ? lsx : lagCal.shift(lsx, -lag);
       break;
     case SS: {
       if (uStartedOrManual) return st.projectFinish;
-      const s = calX.shift(calX.nextWorkStart(lsx), -lag);
+      const s = lagCal.shift(calX.nextWorkStart(lsx), -lag);
       c = asStart ? s : calU.addWork(s, dU);
       break;
     }
     case FF:
-      c = lag === 0 ? lfx : calX.shift(lfx, -lag);
+      c = lag === 0 ? lfx : lagCal.shift(lfx, -lag);
       break;
     default: {
       if (uStartedOrManual) return st.projectFinish;
-      if (asStart) c = calX.shift(lfx, -lag);
-      else c = calX.shift(calU.addWork(lfx, dU), -lag);
+      if (asStart) c = lagCal.shift(lfx, -lag);
+      else c = lagCal.shift(calU.addWork(lfx, dU), -lag);
     }
   }
   return c < st.projectFinish ? c : st.projectFinish;
@@ -141,12 +153,12 @@ function leafBackward(st: ScheduleState, i: number): void {
   // calendar, its position as the successor remembered it (NaN if not).
   let link = POS;
   let linkPos = NaN;
-  const { outType, outLag, outDst } = net;
+  const { outType, outLag, outLagElapsed, outDst } = net;
   for (let q = net.outStart[i]!, end = net.outStart[i + 1]!; q < end; q++) {
     const t = outType[q]!;
     const lag = outLag[q]!;
     const x = outDst[q]!;
-    const c = lateCandidate(st, t, lag, x, cal, d, startedOrManual, false);
+    const c = lateCandidate(st, t, lag, outLagElapsed[q] === 1, x, cal, d, startedOrManual, false);
     if (c < link) {
       link = c;
       // (Only when c is the successor's date itself: lateCandidate may cap it at the project finish.)
@@ -185,7 +197,7 @@ function leafBackward(st: ScheduleState, i: number): void {
  */
 function plainLeafBackward(st: ScheduleState, i: number): void {
   const net = st.net;
-  const { outStart, outType, outLag, outDst, cals, isSummary, complete } = net;
+  const { outStart, outType, outLag, outLagElapsed, outDst, cals, isSummary, complete } = net;
   const cal = cals[i]!;
   const d = net.dur[i]!;
   const lss = st.lss;
@@ -211,7 +223,7 @@ function plainLeafBackward(st: ScheduleState, i: number): void {
       }
       continue;
     }
-    c = lateCandidate(st, t, lag, x, cal, d, false, false);
+    c = lateCandidate(st, t, lag, outLagElapsed[q] === 1, x, cal, d, false, false);
     if (c < link) {
       link = c;
       linkPos = NaN;

@@ -493,6 +493,17 @@ export class WorkCalendar {
 }
 
 /**
+ * The calendar elapsed durations and lags run on (docs/scheduling.md › Elapsed durations
+ * and lags): every minute of every day works, on the wall clock of `zone`, so its working
+ * minutes are clock minutes and an elapsed day from 08:00 ends at 08:00 the next day, DST
+ * change or not.
+ */
+export function clockCalendar(zone: TimeZone): WorkCalendar {
+  const day = [0, 1440];
+  return new WorkCalendar(`clock:${zone.name}`, zone, { weekly: [day, day, day, day, day, day, day], exceptions: [] });
+}
+
+/**
  * Compiles calendar inputs (with `baseCalendarId` inheritance) into `WorkCalendar`s keyed by
  * id. A missing or cyclic base is ignored; unparsable intervals are dropped. The Standard
  * calendar is always present under `STANDARD_CALENDAR.id` unless overridden.

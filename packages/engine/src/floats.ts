@@ -122,7 +122,9 @@ function freeFloatFrom(st: ScheduleState, v: number, cal: WorkCalendar, pES: num
       if (useF) st.fwF = wa;
       else st.fwS = wa;
     }
-    const w = wb - wa - net.outLag[q]!;
+    const lag = net.outLag[q]!;
+    // An elapsed lag is no amount of the predecessor's working time: the slack runs from its end.
+    const w = net.outLagElapsed[q] === 1 ? wb - cal.position(net.lagCalendar(x, true).shift(a, lag)) : wb - wa - lag;
     if (w < acc) acc = w;
   }
   return acc;

@@ -85,8 +85,9 @@ function rollupExitEarly(st: ScheduleState, v: number): void {
 /**
  * Collects the link candidates into leaf or summary `v` in `out`: the latest start and
  * finish candidates (−∞ if none), the links producing them and whether any link (own or
- * inherited from an ancestor summary) exists. Lags are counted on `cal`, the
- * calendar of the task being scheduled (decision 2), also for links inherited from summaries.
+ * inherited from an ancestor summary) exists. Lags are counted on v's lag calendar
+ * (`Network.lagCalendar`, decision 2), also for links inherited from summaries; `cal` is
+ * the calendar v's duration runs on, on which a candidate's position is remembered.
  */
 function gather(st: ScheduleState, v: number, cal: WorkCalendar, out: Candidates): void {
   const net = st.net;
@@ -116,7 +117,7 @@ function gather(st: ScheduleState, v: number, cal: WorkCalendar, out: Candidates
 function gatherLinks(st: ScheduleState, node: number, v: number, cal: WorkCalendar, out: Candidates): void {
   const net = st.net;
   const n = net.n;
-  const { inType, inSrc, inLag, inDep, cals, deps } = net;
+  const { inType, inSrc, inLag, inLagElapsed, inDep, cals, deps } = net;
   const es = st.es;
   const ef = st.ef;
   const pass2 = st.pass2;
@@ -128,7 +129,7 @@ function gatherLinks(st: ScheduleState, node: number, v: number, cal: WorkCalend
     const base = pass2 ? predEarly(st, u, v, t === FS || t === FF) : t === FS || t === FF ? ef[u]! : es[u]!;
     if (!Number.isFinite(base)) continue;
     // shift(t, 0) is t: most links have no lag.
-    const c = lag === 0 ? base : cal.shift(base, lag);
+    const c = lag === 0 ? base : net.lagCalendar(v, inLagElapsed[q] === 1).shift(base, lag);
     if (t === FS || t === SS) {
       if (c > out.s || (c === out.s && out.sDep >= 0 && deps[inDep[q]!]!.id < deps[out.sDep]!.id)) {
         out.s = c;
@@ -202,12 +203,16 @@ function leafForward(st: ScheduleState, i: number): void {
     st.conflictBits[i] = bits;
     return;
   }
+  // An elapsed task starts no earlier than the first working minute of the project start
+  // either, as every task does, except in a finish-scheduled project, whose start is the
+  // earliest late start.
+  const psTask = cal === net.workCals[i] || net.backward ? ps : net.workCals[i]!.nextWorkStart(ps);
   // Decision 4: leads never pull a task before the project start.
-  const es0 = g.has ? Math.max(x, ps) : ps;
+  const es0 = g.has ? Math.max(x, psTask) : psTask;
   let es = es0;
   // Only an SF-driven finish is kept as computed (a start-type instant such as Monday
   // 08:00, as the MSPDI fixtures show); FF finishes are normalized.
-  let finishFixed = fs === x && Number.isFinite(fs) && fs >= ps && g.fIsSf ? g.f : NaN;
+  let finishFixed = fs === x && Number.isFinite(fs) && fs >= psTask && g.fIsSf ? g.f : NaN;
   const ck = net.ckind[i]!;
   const c = net.cdate[i]!;
   switch (ck) {
@@ -268,15 +273,15 @@ function leafForward(st: ScheduleState, i: number): void {
   // es sits at wS, ef at wS + d (a finishFixed kept above has the computed finish's position).
   st.pEs[i] = exactS ? wS : NaN;
   st.pEf[i] = exactF ? wF : NaN;
-  st.conflictBits[i] = startConflicts(st, i, cal, es, x, g.has, bindingDep, bits);
+  st.conflictBits[i] = startConflicts(st, i, cal, es, x, psTask, g.has, bindingDep, bits);
 }
 
 /**
- * Adds the conflicts of leaf i starting at `es` when its links require `x` (−∞ if none):
- * a start before the links allow (constraint_vs_link) or before the project start.
+ * Adds the conflicts of leaf i starting at `es` when its links require `x` (−∞ if none)
+ * and the project start is `ps` for it: a start before the links allow
+ * (constraint_vs_link) or before the project start.
  */
-function startConflicts(st: ScheduleState, i: number, cal: WorkCalendar, es: number, x: number, has: boolean, bindingDep: number, bits: number): number {
-  const ps = st.projectStartEff;
+function startConflicts(st: ScheduleState, i: number, cal: WorkCalendar, es: number, x: number, ps: number, has: boolean, bindingDep: number, bits: number): number {
   const req = x > ps ? x : ps;
   if (has && Number.isFinite(x) && !(es >= req && cal.zone.isUtc) && cal.position(es) < cal.position(req)) {
     bits |= K_LINK;

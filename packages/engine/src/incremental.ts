@@ -6,7 +6,7 @@ import type { ScheduleInput } from './types.js';
 export interface ScheduleChanges {
   /** Tasks whose own fields changed (not added/removed/re-parented: those need a rebuild). */
   changedTaskIds?: readonly string[];
-  /** Dependencies whose lag changed (added/removed/retargeted ones need a rebuild). */
+  /** Dependencies whose lag (or whether it is elapsed) changed (added/removed/retargeted ones need a rebuild). */
   changedDependencyIds?: readonly string[];
 }
 
@@ -49,6 +49,8 @@ export function sameShape(net: Network, old: ScheduleInput, input: ScheduleInput
     if (!t || (t.parentId ?? null) !== (o.parentId ?? null) || (t.calendarId ?? null) !== (o.calendarId ?? null)) return false;
     if ((t.type === 'summary') !== (o.type === 'summary')) return false;
     if ((t.constraintKind === 'alap') !== (o.constraintKind === 'alap')) return false;
+    // The calendar a duration runs on is fixed when the network is built.
+    if ((t.durationElapsed === true) !== (o.durationElapsed === true)) return false;
   }
   for (const id of changes.changedDependencyIds ?? []) {
     const k = net.depIndex.get(id);
@@ -94,7 +96,7 @@ export function loadChanges(st: ScheduleState, input: ScheduleInput, changes: Sc
     net.deps[k] = d;
     for (let e = 0; e < net.edgeDep.length; e++) {
       if (net.edgeDep[e] !== k) continue;
-      net.setEdgeLag(e, Math.round(typeof d.lagMin === 'number' && Number.isFinite(d.lagMin) ? d.lagMin : 0));
+      net.setEdgeLag(e, Math.round(typeof d.lagMin === 'number' && Number.isFinite(d.lagMin) ? d.lagMin : 0), d.lagElapsed === true);
       markNode(st, net.edgeSrc[e]!);
       markNode(st, net.edgeDst[e]!);
     }

@@ -4,7 +4,7 @@ export const ENGINE_VERSION = '0.1.0';
 export { schedule, type ScheduleOptions } from './schedule.js';
 export { Scheduler, type ScheduleChanges } from './scheduler.js';
 export { findCycles } from './cycles.js';
-export { WorkCalendar, STANDARD_CALENDAR, SCHEDULE_HORIZON, compileCalendars, createCalendar } from './calendar.js';
+export { WorkCalendar, STANDARD_CALENDAR, SCHEDULE_HORIZON, clockCalendar, compileCalendars, createCalendar } from './calendar.js';
 export { toEpochMinutes, toIsoString, TimeZone } from './instant.js';
 export { pertExpectedDuration } from './pert.js';
 export { hasDurationRange, pertSample, seededRandom, simulateFinishes } from './forecast.js';

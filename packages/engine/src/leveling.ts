@@ -35,8 +35,8 @@ interface LevelingPlan {
  * Resolves resource over-allocations by delaying tasks, in the spirit of Microsoft
  * Project's "Level Now" with the Standard order (docs/scheduling.md › Resource leveling).
  * Pure: the input is not changed; the answer names the new delays (`levelingDelayMin`, in
- * working minutes of each task's calendar), what stays over-allocated, and the schedule
- * with the new delays.
+ * working minutes of each task's calendar, clock minutes for an elapsed duration), what
+ * stays over-allocated, and the schedule with the new delays.
  *
  * Tasks leveling may move — leaves scheduled automatically, not started, with a duration,
  * as soon as possible (or no earlier than a date) and using a leveled resource — first lose

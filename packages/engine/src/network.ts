@@ -1,4 +1,4 @@
-import { compileCalendars, STANDARD_CALENDAR, type WorkCalendar } from './calendar.js';
+import { clockCalendar, compileCalendars, STANDARD_CALENDAR, type WorkCalendar } from './calendar.js';
 import { toEpochMinutes } from './instant.js';
 import { pertExpectedDuration } from './pert.js';
 import { typedArrays } from './typed-arrays.js';
@@ -70,7 +70,13 @@ export class Network {
   readonly parent: Int32Array;
   readonly isSummary: Uint8Array;
   readonly children: number[][];
+  /**
+   * The calendar each task's duration runs on: its working calendar, or for a leaf with an
+   * elapsed duration the clock of that calendar's zone (`clockOf`).
+   */
   readonly cals: WorkCalendar[];
+  /** Each task's working calendar (its own, else the project's): working lags into it count there. */
+  readonly workCals: WorkCalendar[];
   readonly projectCal: WorkCalendar;
   readonly calendars: Map<string, WorkCalendar>;
   readonly backward: boolean;
@@ -114,6 +120,8 @@ export class Network {
   readonly edgeDst: Int32Array;
   readonly edgeType: Int8Array;
   readonly edgeLag: Float64Array;
+  /** 1 when the edge's lag is elapsed time (counted on the clock, `lagCalendar`), only for a lag other than 0. */
+  readonly edgeLagElapsed: Uint8Array;
   readonly edgeDep: Int32Array;
   /** CSR adjacency over nodes 0..2n-1: outgoing edge ids, and the ranges of both directions. */
   outStart: Int32Array = new Int32Array(0);
@@ -123,16 +131,20 @@ export class Network {
   inSrc: Int32Array = new Int32Array(0);
   inType: Int8Array = new Int8Array(0);
   inLag: Float64Array = new Float64Array(0);
+  inLagElapsed: Uint8Array = new Uint8Array(0);
   inDep: Int32Array = new Int32Array(0);
   outDst: Int32Array = new Int32Array(0);
   outType: Int8Array = new Int8Array(0);
   outLag: Float64Array = new Float64Array(0);
+  outLagElapsed: Uint8Array = new Uint8Array(0);
   /** Live nodes in topological order. */
   topo: Int32Array = new Int32Array(0);
   readonly cycles: CycleReport[] = [];
   /** Dependency ids ignored because they close a cycle or are invalid. */
   readonly ignoredDependencyIds: string[] = [];
   private depIndexCache: Map<string, number> | null = null;
+  /** The clock calendars of the zones in use, by zone name (`clockOf`). */
+  private readonly clocks = new Map<string, WorkCalendar>();
   readonly hasAlap: boolean;
 
   constructor(input: ScheduleInput) {
@@ -247,7 +259,9 @@ export class Network {
     // together, so the last parent id looked up is remembered, as is the last calendar.
     const parent = new Int32Array(n).fill(-1);
     const cals: WorkCalendar[] = new Array<WorkCalendar>(n);
+    const workCals: WorkCalendar[] = new Array<WorkCalendar>(n);
     this.cals = cals;
+    this.workCals = workCals;
     let lastP: string | null = null;
     let lastPi: number | undefined;
     let lastCalId: unknown = null;
@@ -266,14 +280,17 @@ export class Network {
         if (pi !== undefined && pi !== i) parent[i] = pi;
       }
       const cid = t.calendarId;
-      if (cid === null || cid === undefined) cals[i] = this.projectCal;
-      else {
+      let cal = this.projectCal;
+      if (cid !== null && cid !== undefined) {
         if (cid !== lastCalId) {
           lastCalId = cid;
           lastCal = this.calendars.get(cid) ?? this.projectCal;
         }
-        cals[i] = lastCal;
+        cal = lastCal;
       }
+      workCals[i] = cal;
+      // Taken as a leaf's until the hierarchy is known (a summary is set back below).
+      cals[i] = t.durationElapsed === true ? this.clockOf(cal) : cal;
       this.loadTask(i, t);
     }
     const state = new Uint8Array(n);
@@ -302,8 +319,14 @@ export class Network {
     const isSummary = new Uint8Array(n);
     let hasAlap = false;
     for (let i = 0; i < n; i++) {
-      if (children[i]!.length > 0) isSummary[i] = 1;
-      else if (this.ckind[i] === C_ALAP) hasAlap = true;
+      if (children[i]!.length > 0) {
+        isSummary[i] = 1;
+        // A summary's duration is rolled up on its working calendar, never elapsed.
+        if (cals[i] !== workCals[i]) {
+          cals[i] = workCals[i]!;
+          this.loadTask(i, tasks[i]!);
+        }
+      } else if (this.ckind[i] === C_ALAP) hasAlap = true;
     }
     this.isSummary = isSummary;
     this.hasAlap = hasAlap;
@@ -316,6 +339,7 @@ export class Network {
     this.edgeDst = links.dst;
     this.edgeType = links.type;
     this.edgeLag = links.lag;
+    this.edgeLagElapsed = links.lagElapsed;
     this.edgeDep = links.dep;
     this.buildGraph();
   }
@@ -400,6 +424,23 @@ export class Network {
     return this.depIndexCache;
   }
 
+  /** The clock of `cal`'s zone: what elapsed durations and lags run on (one calendar per zone). */
+  clockOf(cal: WorkCalendar): WorkCalendar {
+    let clock = this.clocks.get(cal.zone.name);
+    if (clock === undefined) this.clocks.set(cal.zone.name, (clock = clockCalendar(cal.zone)));
+    return clock;
+  }
+
+  /**
+   * The calendar a lag into task v counts on (decision 2: the successor's; in the forward
+   * pass a link into a summary counts on each of its leaves, so v is the leaf): its working
+   * calendar, or the clock of that calendar's zone for an elapsed lag.
+   */
+  lagCalendar(v: number, elapsed: boolean): WorkCalendar {
+    const cal = this.workCals[v]!;
+    return elapsed ? this.clockOf(cal) : cal;
+  }
+
   /** Node through which links *out of* task i leave. */
   outNode(i: number): number {
     return this.isSummary[i] ? this.n + i : i;
@@ -425,6 +466,7 @@ export class Network {
     const eDst = this.edgeDst;
     const eType = this.edgeType;
     const eLag = this.edgeLag;
+    const eLagElapsed = this.edgeLagElapsed;
     const eDep = this.edgeDep;
     // Degrees counted at each node's slot, summed up to its range's end, then every edge
     // placed from the back of its range in reverse: ranges keep the edges' order, and each
@@ -450,9 +492,11 @@ export class Network {
     const outDst = new Int32Array(live);
     const outType = new Int8Array(live);
     const outLag = new Float64Array(live);
+    const outLagElapsed = new Uint8Array(live);
     const inSrc = new Int32Array(live);
     const inType = new Int8Array(live);
     const inLag = new Float64Array(live);
+    const inLagElapsed = new Uint8Array(live);
     const inDep = new Int32Array(live);
     for (let e = m - 1; e >= 0; e--) {
       const t = eType[e]!;
@@ -460,15 +504,18 @@ export class Network {
       const a = eSrc[e]!;
       const b = eDst[e]!;
       const lag = eLag[e]!;
+      const elapsed = eLagElapsed[e]!;
       const qo = --outStart[a]!;
       outEdges[qo] = e;
       outDst[qo] = b;
       outType[qo] = t;
       outLag[qo] = lag;
+      outLagElapsed[qo] = elapsed;
       const qi = --inStart[b]!;
       inSrc[qi] = a;
       inType[qi] = t;
       inLag[qi] = lag;
+      inLagElapsed[qi] = elapsed;
       inDep[qi] = eDep[e]!;
     }
     this.outStart = outStart;
@@ -477,19 +524,31 @@ export class Network {
     this.inSrc = inSrc;
     this.inType = inType;
     this.inLag = inLag;
+    this.inLagElapsed = inLagElapsed;
     this.inDep = inDep;
     this.outDst = outDst;
     this.outType = outType;
     this.outLag = outLag;
+    this.outLagElapsed = outLagElapsed;
   }
 
-  /** Changes the lag of edge e (and its copies in adjacency order). */
-  setEdgeLag(e: number, lag: number): void {
+  /** Changes the lag of edge e and whether it is elapsed (and their copies in adjacency order). */
+  setEdgeLag(e: number, lag: number, lagElapsed: boolean): void {
+    const elapsed = lagElapsed && lag !== 0 ? 1 : 0;
     this.edgeLag[e] = lag;
+    this.edgeLagElapsed[e] = elapsed;
     const a = this.edgeSrc[e]!;
     const b = this.edgeDst[e]!;
-    for (let q = this.outStart[a]!; q < this.outStart[a + 1]!; q++) if (this.outEdges[q] === e) this.outLag[q] = lag;
-    for (let q = this.inStart[b]!; q < this.inStart[b + 1]!; q++) if (this.inDep[q] === this.edgeDep[e]) this.inLag[q] = lag;
+    for (let q = this.outStart[a]!; q < this.outStart[a + 1]!; q++) {
+      if (this.outEdges[q] !== e) continue;
+      this.outLag[q] = lag;
+      this.outLagElapsed[q] = elapsed;
+    }
+    for (let q = this.inStart[b]!; q < this.inStart[b + 1]!; q++) {
+      if (this.inDep[q] !== this.edgeDep[e]) continue;
+      this.inLag[q] = lag;
+      this.inLagElapsed[q] = elapsed;
+    }
   }
 
   isLive(v: number): boolean {
@@ -720,12 +779,13 @@ function compileLinks(
   linkCount: Int32Array,
   n: number,
   ignored: string[],
-): { deps: DependencyInput[]; src: Int32Array; dst: Int32Array; type: Int8Array; lag: Float64Array; dep: Int32Array } {
+): { deps: DependencyInput[]; src: Int32Array; dst: Int32Array; type: Int8Array; lag: Float64Array; lagElapsed: Uint8Array; dep: Int32Array } {
   const cap = list.length;
   const src = new Int32Array(cap);
   const dst = new Int32Array(cap);
   const type = new Int8Array(cap);
   const lag = new Float64Array(cap);
+  const lagElapsed = new Uint8Array(cap);
   const dep = new Int32Array(cap);
   let m = 0;
   let dropped = 0;
@@ -746,13 +806,23 @@ function compileLinks(
     src[m] = isSummary[a] ? n + a : a; // outNode(a)
     dst[m] = b;
     type[m] = t;
-    lag[m] = Math.round(num(d.lagMin, 0));
+    const l = Math.round(num(d.lagMin, 0));
+    lag[m] = l;
+    lagElapsed[m] = l !== 0 && d.lagElapsed === true ? 1 : 0;
     dep[m++] = k - dropped;
     linkCount[a]!++;
     linkCount[b]!++;
   }
   const deps = dropped === 0 ? list.slice() : list.filter((d) => d !== null && typeof d === 'object' && typeof d.id === 'string');
-  return { deps, src: src.subarray(0, m), dst: dst.subarray(0, m), type: type.subarray(0, m), lag: lag.subarray(0, m), dep: dep.subarray(0, m) };
+  return {
+    deps,
+    src: src.subarray(0, m),
+    dst: dst.subarray(0, m),
+    type: type.subarray(0, m),
+    lag: lag.subarray(0, m),
+    lagElapsed: lagElapsed.subarray(0, m),
+    dep: dep.subarray(0, m),
+  };
 }
 
 function shortestPath(from: number, to: number, comp: Int32Array, outStart: Int32Array, outEdges: Int32Array, edgeDst: Int32Array): number[] | null {

@@ -41,6 +41,8 @@ export interface PlanTaskView {
   sortKey: string | null;
   type: 'summary' | 'task' | 'milestone';
   durationMin: number;
+  /** The duration is elapsed time (`TaskInput.durationElapsed`); absent = working time. */
+  durationElapsed?: boolean;
   workMin: number | null;
   progressPct: number;
   constraintKind: ConstraintKind;
@@ -69,6 +71,8 @@ export interface PlanDependencyView {
   successorId: string;
   type: DependencyType;
   lagMin: number;
+  /** The lag is elapsed time (`DependencyInput.lagElapsed`); absent = working time. */
+  lagElapsed?: boolean;
 }
 
 export interface PlanAssignmentView {
@@ -131,6 +135,7 @@ export function taskInput(task: PlanTaskView, assignments: readonly AssignmentIn
     sortKey: task.sortKey,
     type: task.type,
     durationMin: task.durationMin,
+    durationElapsed: task.durationElapsed ?? false,
     workMin: task.workMin,
     progressPct: task.progressPct,
     constraintKind: task.constraintKind,
@@ -155,7 +160,14 @@ export function taskInput(task: PlanTaskView, assignments: readonly AssignmentIn
 }
 
 export function dependencyInput(dependency: PlanDependencyView): Required<DependencyInput> {
-  return { id: dependency.id, predecessorId: dependency.predecessorId, successorId: dependency.successorId, type: dependency.type, lagMin: dependency.lagMin };
+  return {
+    id: dependency.id,
+    predecessorId: dependency.predecessorId,
+    successorId: dependency.successorId,
+    type: dependency.type,
+    lagMin: dependency.lagMin,
+    lagElapsed: dependency.lagElapsed ?? false,
+  };
 }
 
 /** Each task's assignments as the engine takes them, by task id. */

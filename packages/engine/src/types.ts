@@ -2,8 +2,9 @@
  * Plain, JSON-serialisable input and output shapes of the engine. Field names mirror the
  * REST API's Task and Dependency (docs/api.md, the OpenAPI document) so the server maps
  * rows 1:1.
- * All durations, lags and floats are integer **working minutes**; all instants are ISO-8601
- * strings (output: `Date.prototype.toISOString()` form, UTC).
+ * All durations, lags and floats are integer **working minutes**, except those of an
+ * elapsed duration or lag (`durationElapsed`, `lagElapsed`), which are clock minutes; all
+ * instants are ISO-8601 strings (output: `Date.prototype.toISOString()` form, UTC).
  */
 
 /** A working interval of one day, wall-clock `["HH:MM", "HH:MM"]`, end exclusive; `"24:00"` allowed. */
@@ -73,6 +74,13 @@ export interface TaskInput {
   /** `summary` is implied when another task names this one as parent. */
   type?: 'summary' | 'task' | 'milestone';
   durationMin?: number | null;
+  /**
+   * The duration is elapsed time (Microsoft Project's `ed`, `eh`, …): it runs on the clock,
+   * 24 hours a day and 7 days a week, on the wall clock of the task calendar's zone, and
+   * `durationMin` (with the actual, remaining, PERT and leveling-delay minutes and the
+   * task's floats) counts clock minutes. Ignored on summaries.
+   */
+  durationElapsed?: boolean | null;
   workMin?: number | null;
   progressPct?: number | null;
   constraintKind?: ConstraintKind | null;
@@ -103,6 +111,8 @@ export interface DependencyInput {
   type?: DependencyType | null;
   /** Working minutes in the successor's calendar; negative = lead. */
   lagMin?: number | null;
+  /** The lag is elapsed time: `lagMin` counts clock minutes on the wall clock of the successor calendar's zone. */
+  lagElapsed?: boolean | null;
 }
 
 export interface ScheduleInput {
@@ -197,7 +207,7 @@ export interface LevelingOptions {
   tieOrder?: readonly string[] | null;
 }
 
-/** A task whose leveling delay leveling changes, in working minutes of the task's calendar. */
+/** A task whose leveling delay leveling changes, in working minutes of the task's calendar (clock minutes for an elapsed duration). */
 export interface LevelingDelayChange {
   taskId: string;
   fromMin: number;

@@ -50,6 +50,17 @@ describe('PERT Monte Carlo', () => {
     }
   });
 
+  it('draws an elapsed duration in clock minutes: the finish falls at any hour between its range’s ends', () => {
+    // One to two elapsed days from Monday 08:00: each finish lies between Tuesday and Wednesday 08:00.
+    const input: ScheduleInput = {
+      project,
+      tasks: [{ id: 'a', durationMin: 1440, durationElapsed: true, durationOptimisticMin: 1440, durationPessimisticMin: 2880 }],
+    };
+    const finishes = [...simulateFinishes(input, { runs: 50, seed: 3 })];
+    for (const finish of finishes) expect(finish! >= '2026-03-03T08:00:00.000Z' && finish! <= '2026-03-04T08:00:00.000Z', finish!).toBe(true);
+    expect(finishes.some((finish) => finish!.slice(11, 16) < '08:00' || finish!.slice(11, 16) > '17:00')).toBe(true);
+  });
+
   it('gives the plan its own finish every run when no duration is uncertain', () => {
     const input: ScheduleInput = { project, tasks: [{ id: 'a', durationMin: 960 }] };
     expect(new Set(simulateFinishes(input, { runs: 10, seed: 1 }))).toEqual(new Set([schedule(input).projectFinishAt]));

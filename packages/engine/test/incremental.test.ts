@@ -39,6 +39,23 @@ describe('incremental recalculation', () => {
     expect(r.projectFinishAt).toBe(at(16, '17:00'));
     expect(r.changedTaskIds).toEqual(['t009']);
   });
+  it('a lag turned elapsed is picked up incrementally; a duration turned elapsed runs everything again', () => {
+    const input = chain(10);
+    const s = new Scheduler(input);
+    // t004 → t005 waits 2 elapsed days (Friday 17:00 + 48 hours: Sunday 17:00), not 6 working days.
+    const elapsedLag = (input.dependencies ?? []).map((d) => (d.id === 'd4' ? { ...d, lagMin: 2880, lagElapsed: true } : d));
+    const lagged = s.update({ ...input, dependencies: elapsedLag }, { changedDependencyIds: ['d4'] });
+    expect(lagged.tasks.find((t) => t.id === 't005')!.startAt).toBe(at(9, '08:00'));
+    expect(lagged.stats.recomputedCount).toBeLessThan(10);
+    expect(lagged.tasks).toEqual(schedule({ ...input, dependencies: elapsedLag }).tasks);
+    const workingLag = elapsedLag.map((d) => (d.id === 'd4' ? { ...d, lagElapsed: false } : d));
+    expect(s.update({ ...input, dependencies: workingLag }, { changedDependencyIds: ['d4'] }).tasks.find((t) => t.id === 't005')!.startAt).toBe(at(17, '08:00'));
+
+    const tasks = input.tasks.map((t) => (t.id === 't004' ? { ...t, durationMin: 1440, durationElapsed: true } : t));
+    const elapsed = s.update({ ...input, dependencies: workingLag, tasks }, { changedTaskIds: ['t004'] });
+    expect(elapsed.stats.recomputedCount).toBe(10);
+    expect(elapsed.tasks).toEqual(schedule({ ...input, dependencies: workingLag, tasks }).tasks);
+  });
   it('a shape change (new link) falls back to a full run', () => {
     const input = chain(5);
     const s = new Scheduler(input);

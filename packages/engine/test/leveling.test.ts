@@ -55,6 +55,13 @@ describe('levelResources', () => {
     ]);
   });
 
+  it('counts an elapsed task’s delay in clock minutes: it waits until 17:00, not for the next morning', () => {
+    // a and b (an elapsed day) both want ana from Monday 08:00; a goes first (id order).
+    const { span, delay } = level([{ id: 'a', assignments: on('ana') }, { id: 'b', durationMin: 1440, durationElapsed: true, assignments: on('ana') }]);
+    expect(span('a')).toEqual([at(2, '08:00'), at(2, '17:00')]);
+    expect([span('b'), delay('b')]).toEqual([[at(2, '17:00'), at(3, '17:00')], 540]);
+  });
+
   it('counts the delay in working minutes of the task’s own hours', () => {
     // d (a day) ends the plan, so it is critical and goes first; m (a morning) waits a day.
     const { span, delay } = level([

@@ -509,3 +509,66 @@ describe('worked link examples', () => {
     expect(p.t('C').isCritical && p.t('A').isCritical).toBe(true);
   });
 });
+
+describe('elapsed durations and lags (on the clock, 24 × 7)', () => {
+  it('an elapsed task runs over the weekend; its floats are clock minutes', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 2400 }, { id: 'B', durationMin: 3 * 1440, durationElapsed: true }, { id: 'C' }, { id: 'D', durationMin: 4800 }],
+      [['A', 'B'], ['B', 'C']],
+    );
+    // B starts when A finishes, Friday 17:00, without waiting for working time.
+    expect(span(p.t('B'))).toEqual([at(6, '17:00'), at(9, '17:00')]);
+    expect(span(p.t('C'))).toEqual([at(10, '08:00'), at(10, '17:00')]);
+    // B's late finish is C's late start as it is (Friday 08:00, not Thursday 17:00).
+    expect([p.t('B').lateStartAt, p.t('B').lateFinishAt]).toEqual([at(10, '08:00'), at(13, '08:00')]);
+    expect([p.t('B').totalFloatMin, p.t('B').freeFloatMin]).toEqual([87 * 60, 15 * 60]);
+    expect([p.t('A').lateFinishAt, p.t('A').totalFloatMin, p.t('A').freeFloatMin]).toEqual([at(9, '17:00'), 480, 0]);
+    expect(p.t('C').totalFloatMin).toBe(1440);
+    expect(p.result.tasks.filter((t) => t.isCritical).map((t) => t.id)).toEqual(['D']);
+  });
+
+  it('an elapsed lag FS +3 ed runs over the weekend; free float is measured from its end', () => {
+    const p = plan(
+      [{ id: 'A', durationMin: 2400 }, { id: 'B' }, { id: 'C' }],
+      [['A', 'B', 'FS', 3 * 1440, 'elapsed'], ['A', 'C', 'FS', 3 * 480]],
+    );
+    // Friday 17:00 + 72 hours is Monday 17:00: B starts on Tuesday morning; three working days reach Wednesday 17:00.
+    expect(span(p.t('B'))).toEqual([at(10, '08:00'), at(10, '17:00')]);
+    expect(span(p.t('C'))).toEqual([at(12, '08:00'), at(12, '17:00')]);
+    expect([p.t('B').lateStartAt, p.t('B').totalFloatMin]).toEqual([at(12, '08:00'), 960]);
+    expect([p.t('A').lateFinishAt, p.t('A').totalFloatMin, p.t('A').freeFloatMin, p.t('A').isCritical]).toEqual([at(6, '17:00'), 0, 0, true]);
+
+    // E's successor F waits for G until Thursday: E keeps Wednesday, after the end of its lag (Tuesday 17:00).
+    const q = plan([{ id: 'E' }, { id: 'F' }, { id: 'G', durationMin: 1440 }], [['E', 'F', 'FS', 1440, 'elapsed'], ['G', 'F']]);
+    expect(q.t('F').startAt).toBe(at(5, '08:00'));
+    expect([q.t('E').totalFloatMin, q.t('E').freeFloatMin]).toEqual([480, 480]);
+  });
+
+  it('an elapsed task without predecessors starts at the first working minute of the project start', () => {
+    const p = plan([{ id: 'A', durationMin: 1440, durationElapsed: true }], [], { startAt: at(2, '00:00') });
+    expect(span(p.t('A'))).toEqual([at(2, '08:00'), at(3, '08:00')]);
+  });
+
+  it('across a DST change, elapsed time keeps the wall clock of the calendar zone', () => {
+    const ny = { id: 'ny', timeZone: 'America/New_York', weekly: STD_TUE_OFF.weekly };
+    // New York moves to summer time on Sunday 8 March 2026 (02:00 EST → 03:00 EDT): 08:00 is 13:00 UTC before, 12:00 UTC after.
+    const p = plan(
+      [
+        { id: 'E', calendarId: 'ny', durationMin: 1440, durationElapsed: true, constraintKind: 'start_no_earlier_than', constraintDate: '2026-03-07T13:00:00.000Z' },
+        { id: 'F', calendarId: 'ny' },
+        { id: 'G', calendarId: 'ny', constraintKind: 'start_no_earlier_than', constraintDate: '2026-03-06T13:00:00.000Z' },
+        { id: 'H', calendarId: 'ny', durationMin: 60, durationElapsed: true },
+      ],
+      [['E', 'F'], ['G', 'H', 'FS', 3 * 1440, 'elapsed']],
+      { calendars: [ny] },
+    );
+    // One elapsed day from Saturday 08:00 EST ends on Sunday at 08:00 EDT: 23 hours later.
+    expect(span(p.t('E'))).toEqual(['2026-03-07T13:00:00.000Z', '2026-03-08T12:00:00.000Z']);
+    expect(span(p.t('F'))).toEqual(['2026-03-09T12:00:00.000Z', '2026-03-09T21:00:00.000Z']);
+    // Three elapsed days after Friday 17:00 EST is Monday 17:00 EDT.
+    expect(span(p.t('H'))).toEqual(['2026-03-09T21:00:00.000Z', '2026-03-09T22:00:00.000Z']);
+    // E may start a day later (Sunday 08:00 EDT): 1,440 minutes on the wall clock, 1,380 real ones.
+    expect([p.t('E').lateStartAt, p.t('E').lateFinishAt, p.t('E').totalFloatMin]).toEqual(['2026-03-08T12:00:00.000Z', '2026-03-09T12:00:00.000Z', 1440]);
+    expect([p.t('G').lateFinishAt, p.t('G').isCritical, p.t('H').isCritical]).toEqual(['2026-03-06T22:00:00.000Z', true, true]);
+  });
+});

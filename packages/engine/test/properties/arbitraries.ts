@@ -23,7 +23,10 @@ export interface PlanOptions {
   simple?: boolean;
 }
 
-/** Random plans: summaries, milestones, all link types with leads/lags, constraints, calendars, progress, manual tasks. */
+/**
+ * Random plans: summaries, milestones, all link types with leads/lags, elapsed durations
+ * and lags, constraints, calendars, progress, manual tasks.
+ */
 export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
   const maxTasks = opts.maxTasks ?? 14;
   return fc
@@ -35,6 +38,7 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
           kind: fc.constantFrom(...KINDS),
           constraintDate: instant,
           duration: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 40 }).map((k) => k * 60), fc.integer({ min: 1, max: 3000 })),
+          elapsed: fc.constantFrom(false, false, false, true),
           milestone: fc.boolean(),
           calendar: fc.constantFrom(null, null, null, 'tueoff', 'mornings', 'ny', 'nights'),
           deadline: fc.option(instant, { freq: 6 }),
@@ -51,6 +55,7 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
           b: fc.nat(maxTasks - 1),
           type: fc.constantFrom('FS', 'FS', 'SS', 'FF', 'SF'),
           lag: fc.oneof(fc.constant(0), fc.integer({ min: -1500, max: 1500 })),
+          elapsed: fc.constantFrom(false, false, true),
         }),
         { maxLength: maxTasks * 2 },
       ),
@@ -70,6 +75,7 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
           parentId: parent,
           type: s.milestone ? 'milestone' : 'task',
           durationMin: s.milestone ? 0 : s.duration,
+          durationElapsed: s.elapsed,
           constraintKind: s.kind,
           constraintDate: s.kind === 'asap' || s.kind === 'alap' ? null : s.constraintDate,
           deadline: s.deadline,
@@ -103,7 +109,7 @@ export function arbPlan(opts: PlanOptions = {}): fc.Arbitrary<ScheduleInput> {
         const b = l.b % n;
         if (a === b) return;
         if (!opts.allowCycles && (a > b || isAncestor(a, b) || isAncestor(b, a))) return;
-        deps.push({ id: `d${k}`, predecessorId: `t${a}`, successorId: `t${b}`, type: l.type, lagMin: l.lag });
+        deps.push({ id: `d${k}`, predecessorId: `t${a}`, successorId: `t${b}`, type: l.type, lagMin: l.lag, lagElapsed: l.elapsed });
       });
       // One plan in five is scheduled backward from a finish date.
       const project: ScheduleInput['project'] =

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it } from 'vitest';
-import { compileCalendars, schedule, Scheduler, type ScheduleInput, type ScheduleResult } from '../../src/index.js';
+import { clockCalendar, compileCalendars, schedule, Scheduler, TimeZone, type ScheduleInput, type ScheduleResult } from '../../src/index.js';
 import { fastPaths } from '../../src/internal.js';
 import { arbPlan, CALENDARS } from './arbitraries.js';
 
@@ -128,7 +128,8 @@ describe('property: fast paths equal the general code', () => {
   );
 
   // The calendar primitives on their own, over instants up to ±600 years from the plan (a
-  // calendar reads the years 1600 to 2400, so clamped readings are compared too).
+  // calendar reads the years 1600 to 2400, so clamped readings are compared too), also on
+  // the clocks elapsed time runs on.
   const arbSteps = fc.array(
     fc.record({
       op: fc.constantFrom('addWork', 'subWork', 'shift', 'nextWorkStart', 'nextMilestoneStart', 'normalizeFinish', 'workBetween'),
@@ -138,12 +139,13 @@ describe('property: fast paths equal the general code', () => {
     }),
     { minLength: 1, maxLength: 40 },
   );
-  test.prop([fc.constantFrom('standard', ...CALENDARS.map((c) => c.id)), arbSteps], RUNS)(
+  test.prop([fc.constantFrom('standard', ...CALENDARS.map((c) => c.id), 'clock:UTC', 'clock:America/New_York'), arbSteps], RUNS)(
     'calendar primitives: weekly tables equal the day walk',
     (calId, steps) => {
       const run = (on: boolean): number[] =>
         withFastPaths(on, () => {
-          const cal = compileCalendars(CALENDARS).get(calId)!;
+          const clockZone = /^clock:(.+)$/.exec(calId)?.[1];
+          const cal = clockZone ? clockCalendar(TimeZone.named(clockZone)) : compileCalendars(CALENDARS).get(calId)!;
           const base = Date.UTC(2026, 1, 26) / 60_000;
           return steps.map(({ op, years, minute, amount }) => {
             const t = base + years * 525_600 + minute;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { test } from '@fast-check/vitest';
 import { describe, expect } from 'vitest';
-import { compileCalendars, findCycles, schedule, Scheduler, toEpochMinutes, type ScheduleInput, type TaskInput } from '../../src/index.js';
+import { clockCalendar, compileCalendars, findCycles, schedule, Scheduler, toEpochMinutes, type ScheduleInput, type TaskInput } from '../../src/index.js';
 import { arbPlan, shuffled } from './arbitraries.js';
 
 // ENGINE_PROP_RUNS raises the number of runs; ENGINE_PROP_SEED replays a reported seed
@@ -46,7 +46,9 @@ describe('property: scheduling invariants', () => {
         const lag = d.lagMin ?? 0;
         const from = d.type === 'FS' || d.type === 'FF' ? p.earlyFinishAt : p.earlyStartAt;
         const to = d.type === 'FS' || d.type === 'SS' ? s.earlyStartAt : s.earlyFinishAt;
-        expect(w(to), `${d.id} ${d.type} ${pred.id}→${sid}`).toBeGreaterThanOrEqual(w(from) + lag);
+        // An elapsed lag runs on the clock of the successor calendar's zone.
+        const lagEnd = d.lagElapsed ? cal.position(clockCalendar(cal.zone).shift(toEpochMinutes(from)!, lag)) : w(from) + lag;
+        expect(w(to), `${d.id} ${d.type} ${pred.id}→${sid}`).toBeGreaterThanOrEqual(lagEnd);
       }
     }
   });
@@ -87,7 +89,7 @@ describe('property: scheduling invariants', () => {
   const arbEdit = fc.tuple(
     fc.nat(),
     fc.integer({ min: 0, max: 3000 }),
-    fc.constantFrom('duration', 'constraint', 'lag', 'progress', 'complete', 'deadline', 'manual', 'alap', 'milestone', 'delay'),
+    fc.constantFrom('duration', 'constraint', 'lag', 'elapsed lag', 'progress', 'complete', 'deadline', 'manual', 'alap', 'milestone', 'delay', 'elapsed'),
   );
   test.prop([arbPlan(), fc.array(arbEdit, { minLength: 1, maxLength: 3 })], RUNS)(
     'incremental recalculation equals a full reschedule, over successive edits',
@@ -100,9 +102,9 @@ describe('property: scheduling invariants', () => {
         const changes: { changedTaskIds?: string[]; changedDependencyIds?: string[] } = {};
         const i = pick % tasks.length;
         const t = { ...tasks[i]! };
-        if (what === 'lag' && deps.length) {
+        if ((what === 'lag' || what === 'elapsed lag') && deps.length) {
           const k = pick % deps.length;
-          deps[k] = { ...deps[k]!, lagMin: value - 1500 };
+          deps[k] = what === 'lag' ? { ...deps[k]!, lagMin: value - 1500 } : { ...deps[k]!, lagElapsed: !deps[k]!.lagElapsed };
           changes.changedDependencyIds = [deps[k]!.id];
         } else {
           if (what === 'duration') t.durationMin = value;
@@ -126,6 +128,8 @@ describe('property: scheduling invariants', () => {
             t.type = t.type === 'milestone' ? 'task' : 'milestone';
           } else if (what === 'delay') {
             t.levelingDelayMin = value;
+          } else if (what === 'elapsed') {
+            t.durationElapsed = !t.durationElapsed;
           } else t.deadline = new Date(Date.UTC(2026, 2, 2) + value * 120_000).toISOString();
           tasks[i] = t;
           changes.changedTaskIds = [t.id];

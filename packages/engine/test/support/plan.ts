@@ -14,7 +14,8 @@ export function at(day: number, hm: string, month = 3): string {
 }
 
 export type T = Partial<TaskInput> & { id: string };
-export type L = [string, string, DependencyType?, number?];
+/** A link: predecessor, successor, type (FS), lag (0) and `'elapsed'` for an elapsed lag. */
+export type L = [string, string, DependencyType?, number?, 'elapsed'?];
 
 export interface Built {
   input: ScheduleInput;
@@ -36,12 +37,13 @@ export function plan(
     },
     calendars: opts.calendars ?? [],
     tasks: tasks.map((t) => ({ name: t.id, type: 'task', durationMin: 480, ...t })),
-    dependencies: links.map(([p, s, type, lag], k) => ({
+    dependencies: links.map(([p, s, type, lag, elapsed], k) => ({
       id: `d${k}`,
       predecessorId: p,
       successorId: s,
       type: type ?? 'FS',
       lagMin: lag ?? 0,
+      lagElapsed: elapsed === 'elapsed',
     })),
   };
   const result = schedule(input);
