@@ -25,8 +25,6 @@ interface FixtureTask {
   manual: boolean;
   manualStart?: string | null;
   manualFinish?: string | null;
-  /** Microsoft Project's duration format; a trailing `?` marks an estimate (`Estimated` in the file). */
-  durationFormat?: string | null;
   calendarUid: number | null;
   expected: {
     start: string;
@@ -95,7 +93,7 @@ export function fixtureToInput(f: Fixture): ScheduleInput {
       manuallyScheduled: t.manual,
       manualStartAt: z(t.manualStart),
       manualFinishAt: z(t.manualFinish),
-      durationEstimated: t.durationFormat?.endsWith('?') ?? false,
+      durationEstimated: t.durationFormat.endsWith('?'),
       calendarId: t.calendarUid === null ? null : String(t.calendarUid),
     }));
   return {

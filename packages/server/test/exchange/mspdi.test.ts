@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { limits } from '@gantry/contract';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../src/domain/errors.js';
@@ -11,9 +10,9 @@ import { readMspdi } from '../../src/domain/exchange/mspdi/read.js';
 import { scheduleDocument } from '../../src/domain/exchange/schedule-document.js';
 import { writeMspdi } from '../../src/domain/exchange/mspdi/write.js';
 import { writeCsv } from '../../src/domain/exchange/csv.js';
+import { GOLDEN_MSPDI, notImportedFeatures } from '../support/golden-files.js';
 
-/** Microsoft Project's own files and the plans MPXJ read from them (see that folder's README). */
-const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../../engine/test/golden/mspdi');
+const FIXTURES = GOLDEN_MSPDI;
 
 interface Fixture {
   name: string;
@@ -55,6 +54,11 @@ describe('readMspdi and writeMspdi on Microsoft Project files', () => {
   if (files.length === 0) throw new Error(`no mpxj-*.json plan in ${FIXTURES}`);
   for (const file of files) {
     const fixture = JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Fixture;
+    const notImported = notImportedFeatures(file);
+    if (notImported.length > 0) {
+      it.skip(`${fixture.name}: ${notImported.join(', ')} not imported yet`);
+      continue;
+    }
     const xml = readFileSync(join(FIXTURES, fixture.name), 'utf8');
     const fixtureTasks = fixture.tasks.filter((task) => task.uid !== 0);
 

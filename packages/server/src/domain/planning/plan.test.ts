@@ -24,6 +24,7 @@ const task: Required<TaskInput> = {
   taskType: 'fixed_units',
   effortDriven: false,
   durationEstimated: false,
+  durationElapsed: false,
   actualStartAt: null,
   actualFinishAt: null,
   actualDurationMin: null,

@@ -202,6 +202,7 @@ function sameTask(a: TaskInput, b: TaskInput): boolean {
     a.taskType === b.taskType &&
     a.effortDriven === b.effortDriven &&
     a.durationEstimated === b.durationEstimated &&
+    a.durationElapsed === b.durationElapsed &&
     a.actualStartAt === b.actualStartAt &&
     a.actualFinishAt === b.actualFinishAt &&
     a.actualDurationMin === b.actualDurationMin &&
